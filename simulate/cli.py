@@ -1,0 +1,91 @@
+"""The ``studsim`` command line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from functools import wraps
+
+import click
+
+from . import __version__
+from .cards import CardError, format_cards, parse_cards
+from .evaluator import best_five, hand_category, hand_value
+
+
+class InputError(click.ClickException):
+    """Bad input: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+def reports_bad_input(command: Callable) -> Callable:
+    """Turn the library's input errors into one-line CLI errors."""
+
+    @wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (CardError, ValueError) as error:
+            raise InputError(str(error)) from None
+
+    return wrapper
+
+
+def print_table(rows: Sequence[dict], columns: Sequence[str], right: Sequence[str] = ()) -> None:
+    """Print rows as aligned columns under a header."""
+    cells = [[str(row[column]) for column in columns] for row in rows]
+    widths = [
+        max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)
+    ]
+
+    def line(values):
+        return "  ".join(
+            value.rjust(width) if column in right else value.ljust(width)
+            for value, width, column in zip(values, widths, columns, strict=True)
+        ).rstrip()
+
+    click.echo(line(columns))
+    for values in cells:
+        click.echo(line(values))
+
+
+def print_json(data) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="studsim")
+def main() -> None:
+    """Strategy and house-edge analyzer for casino stud poker against the dealer."""
+
+
+@main.command("eval")
+@click.argument("hands", nargs=-1, required=True)
+@click.option("--ace-king", is_flag=True, help="Rank ace-king high as its own category.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def eval_command(hands: tuple[str, ...], ace_king: bool, as_json: bool) -> None:
+    """Value and category of each HAND (5 or 6 cards, e.g. "As Ks Qs Js Ts").
+
+    Values run from 1 to 7462, higher is better; a 6-card hand is valued by
+    its best five cards.
+    """
+    rows = []
+    for text in hands:
+        cards = parse_cards(text)
+        value, category = hand_value(cards), hand_category(cards, ace_king=ace_king)
+        rows.append(
+            {
+                "hand": format_cards(cards),
+                "value": value,
+                "category": category.label,
+                "best five": format_cards(best_five(cards)) if len(cards) == 6 else None,
+            }
+        )
+    if as_json:
+        print_json([{key.replace(" ", "_"): value for key, value in row.items()} for row in rows])
+        return
+    for row in rows:
+        row["best five"] = row["best five"] or ""
+    print_table(rows, ["hand", "value", "category", "best five"], right=["value"])
