@@ -10,51 +10,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._tables import load_tables
+from ._tables import HASH_SHIFT, load_tables
 
 _TABLES = load_tables()
 FLUSH = _TABLES["flush"]
-MULTISET5 = _TABLES["multiset5"]
-MULTISET6 = _TABLES["multiset6"]
+RANKS5 = _TABLES["ranks5"]
+RANKS6 = _TABLES["ranks6"]
+OFFSETS5 = _TABLES["rank_offsets5"]
+OFFSETS6 = _TABLES["rank_offsets6"]
+SHIFT5 = HASH_SHIFT[5]
+SHIFT6 = HASH_SHIFT[6]
+WEIGHT5 = _TABLES["card_weights5"]
+WEIGHT6 = _TABLES["card_weights6"]
 CATEGORY = _TABLES["category"]
 ACE_KING_MIN = int(_TABLES["ace_king_min"][0])
-# P<i>[r] = C(r + i, i + 1): the multiset index term of rank r at sorted position i.
-P0, P1, P2, P3, P4, P5 = (
-    np.array([_TABLES["comb"][i, r + i] for r in range(13)], dtype=np.int32) for i in range(6)
-)
 ACE_KING = 1
 HIGH_CARD = 0
-
-
-@njit(cache=True, inline="always")
-def _ordered(a, b):
-    return min(a, b), max(a, b)
 
 
 @njit(cache=True)
 def value5_jit(c0, c1, c2, c3, c4):
     """Value (1..7462, higher is better) of five distinct cards."""
-    c0, c1, c2, c3, c4 = np.int32(c0), np.int32(c1), np.int32(c2), np.int32(c3), np.int32(c4)
-    r0, r1, r2, r3, r4 = c0 >> 2, c1 >> 2, c2 >> 2, c3 >> 2, c4 >> 2
     if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
-        return FLUSH[(1 << r0) | (1 << r1) | (1 << r2) | (1 << r3) | (1 << r4)]
-    r0, r1 = _ordered(r0, r1)
-    r3, r4 = _ordered(r3, r4)
-    r2, r4 = _ordered(r2, r4)
-    r2, r3 = _ordered(r2, r3)
-    r0, r3 = _ordered(r0, r3)
-    r0, r2 = _ordered(r0, r2)
-    r1, r4 = _ordered(r1, r4)
-    r1, r3 = _ordered(r1, r3)
-    r1, r2 = _ordered(r1, r2)
-    return MULTISET5[P0[r0] + P1[r1] + P2[r2] + P3[r3] + P4[r4]]
+        return FLUSH[
+            (1 << (c0 >> 2))
+            | (1 << (c1 >> 2))
+            | (1 << (c2 >> 2))
+            | (1 << (c3 >> 2))
+            | (1 << (c4 >> 2))
+        ]
+    key = WEIGHT5[c0] + WEIGHT5[c1] + WEIGHT5[c2] + WEIGHT5[c3] + WEIGHT5[c4]
+    return RANKS5[key + OFFSETS5[key >> SHIFT5]]
 
 
 @njit(cache=True)
 def value6_jit(c0, c1, c2, c3, c4, c5):
     """Value of the best five of six distinct cards."""
-    c0, c1, c2, c3, c4 = np.int32(c0), np.int32(c1), np.int32(c2), np.int32(c3), np.int32(c4)
-    c5 = np.int32(c5)
     suit_counts = (
         (1 << ((c0 & 3) << 2))
         + (1 << ((c1 & 3) << 2))
@@ -73,20 +64,8 @@ def value6_jit(c0, c1, c2, c3, c4, c5):
             if card & 3 == suit:
                 mask |= 1 << (card >> 2)
         return FLUSH[mask]  # with five of a suit, nothing unsuited beats the flush
-    r0, r1, r2, r3, r4, r5 = c0 >> 2, c1 >> 2, c2 >> 2, c3 >> 2, c4 >> 2, c5 >> 2
-    r1, r2 = _ordered(r1, r2)
-    r0, r2 = _ordered(r0, r2)
-    r0, r1 = _ordered(r0, r1)
-    r4, r5 = _ordered(r4, r5)
-    r3, r5 = _ordered(r3, r5)
-    r3, r4 = _ordered(r3, r4)
-    r0, r3 = _ordered(r0, r3)
-    r1, r4 = _ordered(r1, r4)
-    r2, r5 = _ordered(r2, r5)
-    r2, r4 = _ordered(r2, r4)
-    r1, r3 = _ordered(r1, r3)
-    r2, r3 = _ordered(r2, r3)
-    return MULTISET6[P0[r0] + P1[r1] + P2[r2] + P3[r3] + P4[r4] + P5[r5]]
+    key = WEIGHT6[c0] + WEIGHT6[c1] + WEIGHT6[c2] + WEIGHT6[c3] + WEIGHT6[c4] + WEIGHT6[c5]
+    return RANKS6[key + OFFSETS6[key >> SHIFT6]]
 
 
 @njit(cache=True)
@@ -106,20 +85,8 @@ def category_jit(value, ace_king):
     return category
 
 
-@njit(cache=True)
-def _values_serial(hands, out):
-    if hands.shape[1] == 5:
-        for i in range(hands.shape[0]):
-            out[i] = value5_jit(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])
-    else:
-        for i in range(hands.shape[0]):
-            out[i] = value6_jit(
-                hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4], hands[i, 5]
-            )
-
-
 @njit(cache=True, parallel=True)
-def _values_parallel(hands, out):
+def _values(hands, out):
     if hands.shape[1] == 5:
         for i in prange(hands.shape[0]):
             out[i] = value5_jit(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], hands[i, 4])

@@ -1,23 +1,27 @@
 """Lookup tables of the hand evaluator, built once and cached on disk.
 
 A hand's value is its place, 1..7462, in the order of all distinct poker
-hands (higher is better). Two tables give it:
+hands (higher is better). Two kinds of table give it:
 
 - ``flush``: by the 13-bit mask of the ranks of the flush suit (5 to 7
   bits set), the value of the best flush or straight flush in it;
-- ``multiset5``, ``multiset6``: by the index of the sorted ranks in the
-  combinatorial number system for multisets, the value of the best hand
-  that is not a flush.
+- ``ranks5``, ``ranks6``: by the perfect hash of the ranks of the cards,
+  the value of the best hand that is not a flush.
 
-The multiset index of sorted ranks ``r0 <= r1 <= ... <= r(n-1)`` is
-``sum(C(r_i + i, i + 1))``: the ranks shifted by their position are strictly
-increasing, and such sets have a dense index from 0 to ``C(12 + n, n) - 1``.
+The hash of a hand's ranks is two steps. The sum of the rank weights
+(``RANK_WEIGHTS``) is a key that no two multisets of ranks of a size (at most
+four of a rank) share; the weights were found by a greedy search, each rank
+taking the smallest weight above the last that keeps every multiset of up to
+5 (or 6) ranks apart. The keys are sparse (up to 2.6 million for six
+cards), so a displacement table compresses them: ``index = key +
+offsets[key >> shift]``, the offsets chosen row by row so that no two keys
+meet. A hand costs five or six card-weight reads, one offset read and one
+table read, all in tables of a few tens of kilobytes.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import tempfile
 from collections import Counter
@@ -27,14 +31,18 @@ import numpy as np
 
 from .categories import Category
 
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 HAND_CLASSES = 7462
-MAX_CARDS = 7
+RANK_WEIGHTS = {
+    5: (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415),
+    6: (0, 1, 5, 22, 98, 422, 1734, 5760, 14270, 37951, 90838, 206930, 436437),
+}
+HASH_SHIFT = {5: 8, 6: 9}
 
 
-def multiset_index(sorted_ranks) -> int:
-    """Index of ranks sorted ascending among multisets of their size."""
-    return sum(math.comb(rank + i, i + 1) for i, rank in enumerate(sorted_ranks))
+def rank_key(ranks, size: int) -> int:
+    """The perfect key of ``size`` ranks: the sum of their weights."""
+    return sum(RANK_WEIGHTS[size][rank] for rank in ranks)
 
 
 def _straight_top(ranks: list[int]) -> int | None:
@@ -72,53 +80,81 @@ def hand_key(ranks: list[int], flush: bool) -> tuple[int, tuple[int, ...]]:
     return category, order
 
 
-def _valid_multisets(size: int):
+def valid_rank_multisets(size: int):
+    """Every multiset of ``size`` ranks with at most four of a rank, sorted."""
     for ranks in itertools.combinations_with_replacement(range(13), size):
         if max(Counter(ranks).values()) <= 4:
             yield ranks
 
 
+def displacement_offsets(keys: np.ndarray, shift: int, window: int = 1024) -> np.ndarray:
+    """Offsets that send distinct ``keys`` to distinct ``key + offsets[key >> shift] >= 0``.
+
+    Rows (keys sharing ``key >> shift``) are placed largest first, each at the
+    lowest offset where all its keys land on free slots.
+    """
+    keys = np.asarray(keys, dtype=np.int64)
+    rows = keys >> shift
+    counts = np.bincount(rows)
+    offsets = np.zeros(len(counts), dtype=np.int64)
+    free = np.ones(4 * len(keys) + (2 << shift) + window, dtype=bool)
+    first_free = 0
+    for row in np.argsort(-counts, kind="stable")[: np.count_nonzero(counts)]:
+        members = keys[rows == row]
+        start = first_free - members.min()
+        while True:
+            fits = np.logical_and.reduce([free[k + start : k + start + window] for k in members])
+            if fits.any():
+                break
+            start += window
+        offsets[row] = start + fits.argmax()
+        free[members + offsets[row]] = False
+        first_free = int(free.argmax())
+    return offsets
+
+
+def _five_card_values() -> dict[tuple[str, tuple[int, ...]], int]:
+    """Value of every ("flush" | "plain", ranks) five-card hand, ranks ascending."""
+    keys = {("flush", r): hand_key(list(r), True) for r in itertools.combinations(range(13), 5)}
+    keys |= {("plain", r): hand_key(list(r), False) for r in valid_rank_multisets(5)}
+    order = {key: value for value, key in enumerate(sorted(set(keys.values())), start=1)}
+    assert len(order) == HAND_CLASSES
+    return {hand: order[key] for hand, key in keys.items()}
+
+
 def build_tables() -> dict[str, np.ndarray]:
     """Compute every table from the rules of poker (about a second)."""
-    flush_sets = list(itertools.combinations(range(13), 5))
-    keys = {("flush", ranks): hand_key(list(ranks), True) for ranks in flush_sets}
-    keys |= {("plain", ranks): hand_key(list(ranks), False) for ranks in _valid_multisets(5)}
-    order = sorted(set(keys.values()))
-    assert len(order) == HAND_CLASSES
-    value_of_key = {key: value for value, key in enumerate(order, start=1)}
-    value = {hand: value_of_key[key] for hand, key in keys.items()}
+    value = _five_card_values()
+    category = np.zeros(HAND_CLASSES + 1, dtype=np.uint8)
+    for (kind, ranks), hand_value in value.items():
+        category[hand_value] = hand_key(list(ranks), kind == "flush")[0]
+    tables = {
+        "category": category,
+        "ace_king_min": np.array([value["plain", (0, 1, 2, 11, 12)]], dtype=np.uint16),  # AK432
+    }
 
     flush = np.zeros(1 << 13, dtype=np.uint16)
     for mask in range(1 << 13):
         ranks = [rank for rank in range(13) if mask >> rank & 1]
         if len(ranks) >= 5:
             flush[mask] = max(value["flush", five] for five in itertools.combinations(ranks, 5))
+    tables["flush"] = flush
 
-    tables = {"flush": flush}
     for size in (5, 6):
-        table = np.zeros(math.comb(12 + size, size), dtype=np.uint16)
-        for ranks in _valid_multisets(size):
-            table[multiset_index(ranks)] = max(
-                value["plain", five] for five in itertools.combinations(ranks, 5)
-            )
-        tables[f"multiset{size}"] = table
-
-    category = np.zeros(HAND_CLASSES + 1, dtype=np.uint8)
-    for key, hand_value in value_of_key.items():
-        category[hand_value] = key[0]
-    tables["category"] = category
-    ace_king = [
-        hand_value
-        for (kind, ranks), hand_value in value.items()
-        if kind == "plain"
-        and keys[kind, ranks][0] == Category.HIGH_CARD
-        and ranks[-2:] == (11, 12)
-    ]
-    tables["ace_king_min"] = np.array([min(ace_king)], dtype=np.uint16)
-    tables["comb"] = np.array(
-        [[math.comb(n, k + 1) for n in range(13 + MAX_CARDS)] for k in range(MAX_CARDS)],
-        dtype=np.int32,
-    )
+        best = {
+            rank_key(ranks, size): max(value["plain", f] for f in itertools.combinations(ranks, 5))
+            for ranks in valid_rank_multisets(size)
+        }
+        keys = np.array(list(best), dtype=np.int64)
+        offsets = displacement_offsets(keys, HASH_SHIFT[size])
+        index = keys + offsets[keys >> HASH_SHIFT[size]]
+        table = np.zeros(index.max() + 1, dtype=np.uint16)
+        table[index] = list(best.values())
+        tables[f"ranks{size}"] = table
+        tables[f"rank_offsets{size}"] = offsets.astype(np.int32)
+        tables[f"card_weights{size}"] = np.array(RANK_WEIGHTS[size], dtype=np.int32)[
+            np.arange(52) >> 2
+        ]
     return tables
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "format_card",
     "format_cards",
     "parse_cards",
+    "random_hands",
 ]
 
 RANKS = "23456789TJQKA"
@@ -95,3 +96,14 @@ def parse_cards(text: str | Iterable[str], *, unique: bool = True) -> np.ndarray
                 raise CardError(f"{format_card(card)} appears twice in {source!r}")
             seen.add(card)
     return np.array(cards, dtype=np.int8)
+
+
+def random_hands(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` uniformly random hands of ``size`` distinct cards, an (n, size) int8 array."""
+    hands = rng.integers(0, 52, size=(n, size), dtype=np.int8)
+    while True:
+        ordered = np.sort(hands, axis=1)
+        repeated = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+        if not repeated.any():
+            return hands
+        hands[repeated] = rng.integers(0, 52, size=(int(repeated.sum()), size), dtype=np.int8)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import wraps
+from pathlib import Path
 
 import click
 
 from . import __version__
+from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
 
@@ -89,3 +91,38 @@ def eval_command(hands: tuple[str, ...], ace_king: bool, as_json: bool) -> None:
     for row in rows:
         row["best five"] = row["best five"] or ""
     print_table(rows, ["hand", "value", "category", "best five"], right=["value"])
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks, measured beside peer libraries in the same run."""
+
+
+@bench.command("eval")
+@click.option("--hands", default=2_000_000, show_default=True, type=click.IntRange(1_000))
+@click.option("--peer-hands", default=100_000, show_default=True, type=click.IntRange(100))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--repeats", default=3, show_default=True, type=click.IntRange(1))
+@click.option(
+    "--out-dir",
+    default="results/benchmarks",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where eval.json and eval.txt are written.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def bench_eval_command(hands, peer_hands, seed, repeats, out_dir, as_json) -> None:
+    """Hand evaluations per second: studsim, eval7, treys, phevaluator."""
+    from .bench import bench_eval, format_eval_report
+
+    result = bench_eval(hands, min(peer_hands, hands), seed, repeats)
+    text = format_eval_report(result)
+    try:
+        write_json(Path(out_dir) / "eval.json", result)
+        write_atomic(Path(out_dir) / "eval.txt", text)
+    except OSError as error:
+        raise InputError(f"cannot write to {out_dir}: {error.strerror}") from None
+    if as_json:
+        print_json(result)
+    else:
+        click.echo(text, nl=False)

@@ -86,8 +86,8 @@ def _thread_count(threads: int | None):
 def evaluate(hands: np.ndarray, *, threads: int | None = 1, check: bool = True) -> np.ndarray:
     """Values of many hands: an ``(N, 5)`` or ``(N, 6)`` integer array.
 
-    ``threads=1`` runs serially, ``None`` on all of numba's threads, ``k`` on
-    k of them. ``check`` rejects cards outside 0..51 and repeated cards.
+    ``threads`` is the number of numba threads (``None``: all of them);
+    ``check`` rejects cards outside 0..51 and repeated cards.
     """
     hands = np.asarray(hands)
     if hands.ndim != 2 or hands.shape[1] not in (5, 6):
@@ -101,11 +101,8 @@ def evaluate(hands: np.ndarray, *, threads: int | None = 1, check: bool = True) 
     if check and (row := kernels._first_invalid_row(hands)) >= 0:
         raise CardError(f"row {row} is not a hand of distinct cards 0..51: {hands[row].tolist()}")
     out = np.empty(hands.shape[0], dtype=np.uint16)
-    if threads == 1:
-        kernels._values_serial(hands, out)
-    else:
-        with _thread_count(threads):
-            kernels._values_parallel(hands, out)
+    with _thread_count(threads):
+        kernels._values(hands, out)
     return out
 
 

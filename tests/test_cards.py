@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from simulate.cards import CardError, card_of, format_card, format_cards, parse_cards
+from simulate.cards import CardError, card_of, format_card, format_cards, parse_cards, random_hands
 
 
 def test_encoding_is_rank_times_four_plus_suit():
@@ -68,3 +68,13 @@ def test_empty_and_out_of_range():
 
 def test_dtype_is_compact():
     assert parse_cards("As").dtype == np.int8
+
+
+def test_random_hands_are_distinct_and_uniform():
+    hands = random_hands(60_000, 6, np.random.default_rng(5))
+    assert hands.shape == (60_000, 6) and hands.dtype == np.int8
+    assert (np.diff(np.sort(hands, axis=1), axis=1) > 0).all()
+    counts = np.bincount(hands.ravel(), minlength=52)
+    expected = hands.size / 52  # chi-square with 51 degrees of freedom: 99.9% point is 87.97
+    assert ((counts - expected) ** 2 / expected).sum() < 87.97
+    assert np.array_equal(hands, random_hands(60_000, 6, np.random.default_rng(5)))

@@ -1,5 +1,3 @@
-import itertools
-
 import numpy as np
 import pytest
 
@@ -190,13 +188,15 @@ def test_cached_tables_equal_fresh_build(tmp_path, monkeypatch):
         assert np.array_equal(built[name], table) and np.array_equal(loaded[name], table), name
 
 
-def test_multiset_index_is_dense():
-    for size in (5, 6):
-        indices = [
-            _tables.multiset_index(ranks)
-            for ranks in itertools.combinations_with_replacement(range(13), size)
-        ]
-        assert sorted(indices) == list(range(len(indices)))
+@pytest.mark.parametrize("size", [5, 6])
+def test_rank_keys_and_their_hash_are_perfect(size):
+    multisets = list(_tables.valid_rank_multisets(size))
+    assert len(multisets) == {5: 6_175, 6: 18_395}[size]
+    keys = np.array([_tables.rank_key(ranks, size) for ranks in multisets])
+    assert len(np.unique(keys)) == len(keys)
+    offsets = _tables.displacement_offsets(keys, _tables.HASH_SHIFT[size])
+    index = keys + offsets[keys >> _tables.HASH_SHIFT[size]]
+    assert index.min() >= 0 and len(np.unique(index)) == len(keys)
 
 
 def test_parse_then_value():

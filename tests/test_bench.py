@@ -1,0 +1,60 @@
+import json
+
+from click.testing import CliRunner
+
+from simulate.cli import main
+
+
+def test_bench_eval_writes_and_prints_the_comparison(tmp_path):
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "eval",
+            "--hands",
+            "20000",
+            "--peer-hands",
+            "2000",
+            "--repeats",
+            "1",
+            "--out-dir",
+            str(tmp_path),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert printed == json.loads((tmp_path / "eval.json").read_text())
+    names = [row["evaluator"] for row in printed["rows"]]
+    assert names[:2] == ["studsim", "studsim"] and {"eval7", "treys", "phevaluator"} <= set(names)
+    for row in printed["rows"]:
+        assert row["rate5"] > 0 and row["rate6"] > 0
+        assert (
+            abs(row["studsim_1_thread_ratio5"] * row["rate5"] - printed["rows"][0]["rate5"])
+            < 1e-6 * printed["rows"][0]["rate5"]
+        )
+    assert printed["cold_start_s"] > 0 and printed["warm_start_s"] > 0
+    text = (tmp_path / "eval.txt").read_text()
+    assert "eval7" in text and "cold start" in text
+
+
+def test_bench_eval_unwritable_out_dir(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "eval",
+            "--hands",
+            "1000",
+            "--peer-hands",
+            "100",
+            "--repeats",
+            "1",
+            "--out-dir",
+            str(blocker / "sub"),
+        ],
+    )
+    assert result.exit_code == 2
+    assert "cannot write" in result.output and "Traceback" not in result.output
