@@ -13,6 +13,8 @@ from . import __version__
 from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
+from .rules_text import describe_rules, pay_table_rows, rules_summary
+from .variant import load_variant, variant_names
 
 
 class InputError(click.ClickException):
@@ -91,6 +93,45 @@ def eval_command(hands: tuple[str, ...], ace_king: bool, as_json: bool) -> None:
     for row in rows:
         row["best five"] = row["best five"] or ""
     print_table(rows, ["hand", "value", "category", "best five"], right=["value"])
+
+
+@main.command("variants")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def variants_command(as_json: bool) -> None:
+    """List the shipped variants."""
+    rows = [rules_summary(load_variant(name)) for name in variant_names()]
+    if as_json:
+        print_json(rows)
+    else:
+        print_table(rows, list(rows[0]), right=["categories", "boxes"])
+
+
+@main.command("rules")
+@click.argument("variant")
+@click.option("--json", "as_json", is_flag=True, help="Print the variant's data as JSON.")
+@reports_bad_input
+def rules_command(variant: str, as_json: bool) -> None:
+    """Print the rules and pay tables of VARIANT (a name or a .toml file)."""
+    game = load_variant(variant)
+    if as_json:
+        print_json(
+            {
+                "variant": game.name,
+                "file": game.file,
+                "rules_hash": game.rules_hash,
+                "rules": game.data,
+            }
+        )
+        return
+    click.echo(f"{game.title} ({game.name})")
+    click.echo(f"file: {game.file}\nrules hash: {game.rules_hash}\n")
+    for line in describe_rules(game):
+        click.echo(f"- {line}")
+    for title, pays in (("BET pay table", game.bet_pays), ("bonus pay table", game.bonus_pays)):
+        if pays:
+            click.echo(f"\n{title}")
+            print_table(pay_table_rows(pays), ["hand", "pays"], right=["pays"])
 
 
 @main.group()

@@ -1,0 +1,208 @@
+"""numba kernels that settle a box: main game, bonus bet, payout cap, dealer's exchange.
+
+``v`` is a :class:`simulate.variant.VariantArrays`. Amounts are in antes;
+a box's result is ``(won, lost, outcome)``, its net being ``won - lost``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._evaluator import category_jit, hand_value_jit, value5_jit
+
+FOLD = 0
+NO_QUALIFY = 1
+WIN = 2
+LOSS = 3
+PUSH = 4
+BOUGHT_NO_QUALIFY = 5
+BOUGHT_WIN = 6
+BOUGHT_LOSS = 7
+BOUGHT_PUSH = 8
+
+_ACE_KING = 1
+_PAIR = 2
+_TWO_PAIR = 3
+_TRIPS = 4
+_STRAIGHT = 5
+_QUADS = 8
+
+
+@njit(cache=True)
+def _combination_of(cards, mask, ace_king):
+    """Category of the cards picked by ``mask`` when they are exactly the cards
+    that form a combination (AK 2, pair 2, two pair 4, trips 3, quads 4, five-card
+    hands 5), else -1."""
+    ranks = np.empty(5, dtype=np.int64)
+    picked = np.empty(5, dtype=np.int64)
+    size = 0
+    for i in range(cards.shape[0]):
+        if (mask >> i) & 1:
+            if size == 5:
+                return -1
+            picked[size] = cards[i]
+            ranks[size] = cards[i] >> 2
+            size += 1
+    if size == 2:
+        if ranks[0] == ranks[1]:
+            return _PAIR
+        if ace_king and min(ranks[0], ranks[1]) == 11 and max(ranks[0], ranks[1]) == 12:
+            return _ACE_KING
+        return -1
+    if size == 3:
+        return _TRIPS if ranks[0] == ranks[1] == ranks[2] else -1
+    if size == 4:
+        a, b, c, d = np.sort(ranks[:4])
+        if a == d:
+            return _QUADS
+        if a == b and c == d:
+            return _TWO_PAIR
+        return -1
+    if size == 5:
+        category = category_jit(
+            value5_jit(picked[0], picked[1], picked[2], picked[3], picked[4]), False
+        )
+        return category if category >= _STRAIGHT and category != _QUADS else -1
+    return -1
+
+
+@njit(cache=True)
+def second_combination_pays_jit(cards, bet_pays, ace_king):
+    """BET multiple of a winning hand paid for its first and second combination.
+
+    The first is the best hand; the second, the best-paying combination with a
+    card outside the cards forming the first; where the first can be formed
+    by different cards, the choice that pays most in total.
+    """
+    n = cards.shape[0]
+    best_value = hand_value_jit(cards)
+    first = category_jit(best_value, ace_king)
+    # value of the five cards left when card j is dropped (six cards only)
+    without = np.zeros(n, dtype=np.int64)
+    if n == 6:
+        for j in range(6):
+            five = np.empty(5, dtype=cards.dtype)
+            k = 0
+            for i in range(6):
+                if i != j:
+                    five[k] = cards[i]
+                    k += 1
+            without[j] = hand_value_jit(five)
+    combos = np.full(1 << n, -1, dtype=np.int64)
+    for mask in range(1, 1 << n):
+        combos[mask] = _combination_of(cards, mask, ace_king)
+    best_total = bet_pays[first]
+    for forming in range(1, 1 << n):
+        if combos[forming] != first:
+            continue
+        best_with = best_value if n == 5 else 0
+        if n == 6:
+            for j in range(6):
+                if not (forming >> j) & 1:
+                    best_with = max(best_with, without[j])
+        if best_with != best_value:
+            continue  # these cards form the category, not the best hand
+        second = 0.0
+        for mask in range(1, 1 << n):
+            if combos[mask] >= 0 and mask & ~forming:
+                second = max(second, bet_pays[combos[mask]])
+        best_total = max(best_total, bet_pays[first] + second)
+    return best_total
+
+
+@njit(cache=True)
+def bet_multiple_jit(v, cards):
+    """What the BET pays, N to 1, for a winning final hand."""
+    if v.second_combination:
+        return second_combination_pays_jit(cards, v.bet_pays, v.ace_king)
+    return v.bet_pays[category_jit(hand_value_jit(cards), v.ace_king)]
+
+
+@njit(cache=True)
+def _showdown(v, cards, dealer_value, ante_at_risk, won, lost, outcomes):
+    player_value = hand_value_jit(cards)
+    if player_value > dealer_value:
+        return won + v.ante_pays + v.bet * bet_multiple_jit(v, cards), lost, outcomes[0]
+    if player_value < dealer_value:
+        return won, lost + v.bet + (1.0 if ante_at_risk else 0.0), outcomes[1]
+    return won, lost, outcomes[2]
+
+
+@njit(cache=True)
+def settle_jit(v, cards, folded, fees, dealer_value, bought_game, dealer_value_after):
+    """Settle a box: ``(won, lost, outcome)`` in antes.
+
+    ``cards``: the player's final 5 or 6 cards; ``fees``: what buying and
+    exchanging cost him; ``dealer_value``: the dealer's hand as dealt;
+    ``bought_game``: the player bought the non-qualifying dealer an exchange,
+    after which his hand is ``dealer_value_after``.
+    """
+    if folded:
+        return 0.0, fees + 1.0, FOLD
+    if dealer_value >= v.qualifier:
+        return _showdown(v, cards, dealer_value, True, 0.0, fees, (WIN, LOSS, PUSH))
+    if not bought_game:
+        return v.ante_pays_no_qualify, fees, NO_QUALIFY
+    lost = fees + (1.0 if v.game_fee_is_ante else v.game_fee)
+    if dealer_value_after < v.qualifier:
+        return 0.0, lost, BOUGHT_NO_QUALIFY
+    return _showdown(
+        v,
+        cards,
+        dealer_value_after,
+        not v.game_fee_is_ante,
+        0.0,
+        lost,
+        (BOUGHT_WIN, BOUGHT_LOSS, BOUGHT_PUSH),
+    )
+
+
+@njit(cache=True)
+def bonus_multiple_jit(v, first_five):
+    """The bonus bet's net result, in bonus bets, on the first five cards (-1: lost)."""
+    value = value5_jit(first_five[0], first_five[1], first_five[2], first_five[3], first_five[4])
+    return v.bonus_pays[category_jit(value, v.ace_king)]
+
+
+@njit(cache=True)
+def capped_net_jit(won, lost, bonus_multiple, ante, bonus_bet, max_payout, cap_per_bet):
+    """A box's net result in currency once an account's maximum payout applies.
+
+    ``won``/``lost`` in antes, ``bonus_multiple`` in bonus bets. The cap
+    limits what is won, over the box's bets together, or over each bet.
+    """
+    main_won, bonus_won = won * ante, max(bonus_multiple, 0.0) * bonus_bet
+    lost_total = lost * ante + max(-bonus_multiple, 0.0) * bonus_bet
+    if cap_per_bet:
+        return min(main_won, max_payout) + min(bonus_won, max_payout) - lost_total
+    return min(main_won + bonus_won, max_payout) - lost_total
+
+
+@njit(cache=True)
+def dealer_discard_jit(v, dealer):
+    """Index in ``dealer`` (5 cards) of the card the dealer exchanges when a game is bought.
+
+    Policy 0 ("most-outs"): the card whose discard leaves most of the 47 cards
+    he has not seen giving him a qualifying hand; ties go to the lowest card.
+    Policy 1 ("highest"): his highest card.
+    """
+    order = np.argsort(dealer)
+    if v.dealer_discards == 1:
+        return order[4]
+    in_hand = np.zeros(52, dtype=np.bool_)
+    for card in dealer:
+        in_hand[card] = True
+    hand = dealer.copy()
+    best, best_outs = order[0], -1
+    for i in order:
+        outs = 0
+        for card in range(52):
+            if not in_hand[card]:
+                hand[i] = card
+                if value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4]) >= v.qualifier:
+                    outs += 1
+        hand[i] = dealer[i]
+        if outs > best_outs:
+            best, best_outs = i, outs
+    return best

@@ -1,0 +1,360 @@
+"""Game variants as data: every rule and pay table of a variant, read from TOML.
+
+The shipped variants live in ``simulate/variants/``; a user's own file is
+loaded by its path and works the same way.
+
+>>> oasis = load_variant("oasis")
+>>> oasis.bet_pays[Category.FULL_HOUSE], oasis.exchange_fees
+(7.0, {1: 1.0, 2: 1.5})
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _evaluator
+from ._datafile import DataFileError, Table
+from .cards import CardError, parse_cards
+from .categories import Category
+from .evaluator import hand_value
+
+__all__ = [
+    "Account",
+    "BuyGame",
+    "Variant",
+    "VariantArrays",
+    "VariantError",
+    "load_variant",
+    "variant_names",
+]
+
+DEALER_DISCARDS = ("most-outs", "highest")
+
+
+class VariantError(DataFileError):
+    """A variant that cannot be found, read or validated."""
+
+
+@dataclass(frozen=True)
+class BuyGame:
+    """Buying the dealer a game when he does not qualify: he exchanges one card."""
+
+    fee: float
+    """Fee in antes, never returned."""
+    fee_is_ante: bool
+    """The ante itself is the fee: it is not lost again, and still paid on a win."""
+    dealer_discards: str
+    """``most-outs``: the card whose discard leaves most qualifying draws (ties:
+    the lowest card); ``highest``: his highest card."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """Stake limits of an account type, in currency."""
+
+    name: str
+    ante: tuple[float, float]
+    bonus: tuple[float, float] | None
+    max_payout: float | None
+    """The most a box (or a bet, see ``Variant.payout_cap``) can win; None: no cap."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Every rule of a variant. Amounts are in antes unless said otherwise."""
+
+    name: str
+    title: str
+    source: str
+    file: str
+    ace_king: bool
+    """A-K high is a category of its own, between high card and a pair."""
+    dealer_qualifies: str
+    """The dealer's lowest qualifying hand, as written: a category or five cards."""
+    qualifier_value: int
+    """The lowest qualifying hand value."""
+    bet: float
+    ante_pays: float
+    """The ante's win when the player beats a qualifying dealer (0: returned only)."""
+    ante_pays_no_qualify: float
+    """The ante's win when the dealer does not qualify; the BET is returned."""
+    second_combination: bool
+    """Russian poker: a second combination is paid beside the first."""
+    bet_pays: dict[Category, float]
+    """BET pays N to 1, by the winning player's category."""
+    buy_fee: float | None
+    """Buying a sixth card; None: not offered."""
+    exchange_fees: dict[int, float]
+    """Fee by the number of cards exchanged; empty: no exchange."""
+    exchange_forces_bet: frozenset[int]
+    replace_fee: float | None
+    """Replacing one of six cards after a buy; None: not offered."""
+    buy_game: BuyGame | None
+    bonus_pays: dict[Category, float] | None
+    """Bonus side bet on the first five cards: N to 1; lost below the table."""
+    payout_cap: str
+    """``box``: an account's maximum payout covers a box's bets together; ``bet``: each."""
+    accounts: dict[str, Account]
+    boxes: int
+    open_boxes: int
+    ante_ratio_max: float | None
+    open_antes_descending: bool
+    data: dict = field(repr=False, compare=False)
+    """The file's content, as read."""
+
+    @property
+    def categories(self) -> list[Category]:
+        """The categories of this variant, lowest first."""
+        return [c for c in Category if self.ace_king or c != Category.ACE_KING]
+
+    @property
+    def rules_hash(self) -> str:
+        """SHA-256 of the rules as data (independent of layout and comments)."""
+        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def arrays(self) -> VariantArrays:
+        """The rules the numba kernels read."""
+        bet_pays = np.zeros(len(Category))
+        for category, pays in self.bet_pays.items():
+            bet_pays[category] = pays
+        bonus_pays = np.full(len(Category), -1.0)
+        for category, pays in (self.bonus_pays or {}).items():
+            bonus_pays[category] = pays
+        game = self.buy_game
+        return VariantArrays(
+            ace_king=self.ace_king,
+            qualifier=self.qualifier_value,
+            bet=self.bet,
+            ante_pays=self.ante_pays,
+            ante_pays_no_qualify=self.ante_pays_no_qualify,
+            bet_pays=bet_pays,
+            second_combination=self.second_combination,
+            game_fee=game.fee if game else np.nan,
+            game_fee_is_ante=bool(game and game.fee_is_ante),
+            dealer_discards=DEALER_DISCARDS.index(game.dealer_discards) if game else 0,
+            bonus_pays=bonus_pays,
+        )
+
+
+class VariantArrays(NamedTuple):
+    """A variant's settlement rules as scalars and arrays, for numba."""
+
+    ace_king: bool
+    qualifier: int
+    bet: float
+    ante_pays: float
+    ante_pays_no_qualify: float
+    bet_pays: np.ndarray
+    second_combination: bool
+    game_fee: float
+    game_fee_is_ante: bool
+    dealer_discards: int
+    bonus_pays: np.ndarray
+
+
+def variant_names() -> list[str]:
+    """Names of the shipped variants."""
+    folder = resources.files("simulate") / "variants"
+    return sorted(
+        item.name.removesuffix(".toml") for item in folder.iterdir() if item.name.endswith(".toml")
+    )
+
+
+def load_variant(name_or_path: str | Path) -> Variant:
+    """A shipped variant by name (``oasis``), or a variant file by path."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise VariantError(f"{path}: no such variant file")
+        return _read_variant(path, str(path), str(path))
+    if str(name_or_path) not in variant_names():
+        known = ", ".join(variant_names())
+        raise VariantError(
+            f"unknown variant {str(name_or_path)!r} (known: {known}; or a .toml path)"
+        )
+    file = resources.files("simulate") / "variants" / f"{name_or_path}.toml"
+    with resources.as_file(file) as real_path:
+        return _read_variant(real_path, f"{name_or_path}.toml", str(file))
+
+
+def _category(table: Table, key: str, ace_king: bool) -> Category:
+    try:
+        category = Category.from_key(key)
+    except KeyError:
+        raise table.error(
+            key, f"not a hand category ({', '.join(c.key for c in Category)})"
+        ) from None
+    if category == Category.ACE_KING and not ace_king:
+        raise table.error(key, "this variant has no ace-king category (hands.ace_king = false)")
+    return category
+
+
+def _pay_table(table: Table, ace_king: bool) -> dict[Category, float]:
+    pays = {}
+    for key, _ in list(table.data.items()):
+        pays[_category(table, key, ace_king)] = table.number(key)
+    table.done()
+    return dict(sorted(pays.items(), reverse=True))
+
+
+def _qualifier_value(table: Table, text: str) -> int:
+    try:
+        category = Category.from_key(text)
+    except KeyError:
+        try:
+            return hand_value(parse_cards(text))
+        except CardError as error:
+            raise table.error(
+                "dealer_qualifies", f"neither a category nor a hand: {error}"
+            ) from None
+    if category == Category.HIGH_CARD:
+        return 1
+    if category == Category.ACE_KING:
+        return _evaluator.ACE_KING_MIN
+    return int(np.flatnonzero(category == _evaluator.CATEGORY)[0])
+
+
+def _read_variant(file: Path, label: str, origin: str) -> Variant:
+    try:
+        root = Table.load(file, label)
+        return _parse(root, origin, json.loads(json.dumps(root.data)))
+    except DataFileError as error:
+        raise VariantError(str(error)) from None
+
+
+def _parse(root: Table, file: str, data: dict) -> Variant:
+    name, title = root.text("name"), root.text("title")
+    source = root.text("source", "")
+
+    hands = root.table("hands", required=True)
+    ace_king = hands.flag("ace_king")
+    dealer_qualifies = hands.text("dealer_qualifies")
+    qualifier_value = _qualifier_value(hands, dealer_qualifies)
+    hands.done()
+
+    wagers = root.table("wagers", required=True)
+    bet = wagers.number("bet", minimum=0)
+    ante_pays = wagers.number("ante_pays")
+    ante_pays_no_qualify = wagers.number("ante_pays_no_qualify")
+    second_combination = wagers.flag("second_combination")
+    wagers.done()
+
+    bet_pays = _pay_table(root.table("bet_pays", required=True), ace_king)
+    lowest_winner = Category(int(_evaluator.category_jit(qualifier_value, ace_king)))
+    for category in Category:
+        if (
+            category >= lowest_winner
+            and category not in bet_pays
+            and (ace_king or category != Category.ACE_KING)
+        ):
+            raise root.error(f"bet_pays.{category.key}", "missing: a winning hand can be one")
+
+    decisions = root.table("decisions") or Table({}, root.source, "decisions")
+    buy_fee = decisions.number("buy", required=False)
+    exchange_fees: dict[int, float] = {}
+    exchange = decisions.table("exchange")
+    if exchange:
+        for key, _ in list(exchange.data.items()):
+            if key not in {"1", "2", "3", "4", "5"}:
+                raise exchange.error(key, "the cards exchanged must be 1 to 5")
+            exchange_fees[int(key)] = exchange.number(key)
+        exchange.done()
+    forces = decisions.numbers("exchange_forces_bet") or []
+    for count in forces:
+        if count not in exchange_fees:
+            raise decisions.error("exchange_forces_bet", f"{count:g} cards cannot be exchanged")
+    replace_fee = decisions.number("replace_after_buy", required=False)
+    if replace_fee is not None and buy_fee is None:
+        raise decisions.error("replace_after_buy", "needs a buy (decisions.buy)")
+    decisions.done()
+
+    buy_game = None
+    if game := root.table("buy_game"):
+        fee_is_ante = game.flag("fee_is_ante")
+        if fee_is_ante and game.has("fee"):
+            raise game.error("fee", "the ante is the fee (fee_is_ante = true)")
+        fee = 1.0 if fee_is_ante else game.number("fee")
+        discards = game.text("dealer_discards")
+        if discards not in DEALER_DISCARDS:
+            raise game.error("dealer_discards", f"must be one of {', '.join(DEALER_DISCARDS)}")
+        game.done()
+        buy_game = BuyGame(fee, fee_is_ante, discards)
+
+    bonus_pays = None
+    if bonus := root.table("bonus"):
+        bonus_pays = _pay_table(bonus.table("pays", required=True), ace_king)
+        if not bonus_pays:
+            raise bonus.error("pays", "empty")
+        bonus.done()
+
+    limits = root.table("limits") or Table({}, root.source, "limits")
+    payout_cap = limits.text("payout_cap", "box")
+    if payout_cap not in ("box", "bet"):
+        raise limits.error("payout_cap", "must be box or bet")
+    accounts = {}
+    if accounts_table := limits.table("accounts"):
+        for account in list(accounts_table.data):
+            table = accounts_table.table(account, required=True)
+            accounts[account] = _account(table, account, bonus_pays is not None)
+        accounts_table.done()
+    limits.done()
+
+    boxes_table = root.table("boxes", required=True)
+    boxes = boxes_table.integer("max", minimum=1)
+    open_boxes = boxes_table.integer("open", minimum=1)
+    if open_boxes > boxes:
+        raise boxes_table.error("open", f"more open boxes ({open_boxes}) than boxes ({boxes})")
+    ante_ratio_max = boxes_table.number("ante_ratio_max", required=False, minimum=1)
+    open_antes_descending = boxes_table.flag("open_antes_descending")
+    boxes_table.done()
+    root.done()
+    return Variant(
+        name=name,
+        title=title,
+        source=source,
+        file=file,
+        ace_king=ace_king,
+        dealer_qualifies=dealer_qualifies,
+        qualifier_value=qualifier_value,
+        bet=bet,
+        ante_pays=ante_pays,
+        ante_pays_no_qualify=ante_pays_no_qualify,
+        second_combination=second_combination,
+        bet_pays=bet_pays,
+        buy_fee=buy_fee,
+        exchange_fees=exchange_fees,
+        exchange_forces_bet=frozenset(int(c) for c in forces),
+        replace_fee=replace_fee,
+        buy_game=buy_game,
+        bonus_pays=bonus_pays,
+        payout_cap=payout_cap,
+        accounts=accounts,
+        boxes=boxes,
+        open_boxes=open_boxes,
+        ante_ratio_max=ante_ratio_max,
+        open_antes_descending=open_antes_descending,
+        data=data,
+    )
+
+
+def _account(table: Table, name: str, has_bonus: bool) -> Account:
+    ante = table.numbers("ante", 2)
+    if ante is None:
+        raise table.error("ante", "missing")
+    bonus = table.numbers("bonus", 2)
+    if bonus is not None and not has_bonus:
+        raise table.error("bonus", "this variant has no bonus bet")
+    for key, pair in (("ante", ante), ("bonus", bonus)):
+        if pair is not None and not 0 <= pair[0] <= pair[1]:
+            raise table.error(key, f"must be [min, max] with 0 <= min <= max, got {pair}")
+    max_payout = table.number("max_payout", required=False, minimum=0)
+    table.done()
+    return Account(name, tuple(ante), tuple(bonus) if bonus else None, max_payout)
