@@ -253,3 +253,30 @@ def test_dealer_discard_against_reference(name):
         expected = discard_reference(variant, hand)
         assert parse_cards(dealer_discard(variant, hand)).tolist() == [expected]
     assert len(hands) > 100
+
+
+@pytest.mark.parametrize(
+    "name", ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
+)
+def test_common_branches_of_every_variant(name):
+    variant = load_variant(name)
+    qualifying = "Ac Ad 8h 5s 2h"  # a pair of aces qualifies everywhere
+    ante_win = variant.ante_pays
+    cases = [
+        (dict(cards=NOTHING, dealer=qualifying, folded=True), -1, Outcome.FOLD),
+        (
+            dict(cards=FULL_HOUSE, dealer="Qc Jd 9h 5s 3c"),
+            variant.ante_pays_no_qualify,
+            Outcome.NO_QUALIFY,
+        ),
+        (
+            dict(cards=FULL_HOUSE, dealer=qualifying),
+            ante_win + 2 * bet_multiple(variant, FULL_HOUSE),
+            Outcome.WIN,
+        ),
+        (dict(cards="Kc Kd 9c 5h 3s", dealer=qualifying), -3, Outcome.LOSS),
+        (dict(cards="As Ah 8d 5c 2c", dealer=qualifying), 0, Outcome.PUSH),
+    ]
+    for kwargs, net, outcome in cases:
+        result = settle(variant, kwargs.pop("cards"), kwargs.pop("dealer"), **kwargs)
+        assert (result.net, result.outcome) == (net, outcome), (name, outcome)
