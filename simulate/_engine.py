@@ -1,0 +1,250 @@
+"""numba kernels that play rounds and add up their results.
+
+Randomness is counter-based: round ``i`` draws its cards from a SplitMix64
+stream started at ``mix(key, i)``, so a round's cards depend only on the
+seed and its index, never on threads or chunks. Rounds are grouped in
+blocks of ``BLOCK`` rounds; a block's sums are added in one fixed order,
+and blocks are added in block order, so every total is the same bit for
+bit however the blocks are shared out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._settlement import (
+    bonus_multiple_jit,
+    capped_net_jit,
+    dealer_discard_jit,
+    settle_jit,
+)
+from ._strategy import (
+    AFTER_BUY,
+    AFTER_DRAW,
+    BUY,
+    BUY_GAME,
+    BUY_THE_GAME,
+    EXCHANGE,
+    FIRST,
+    FOLD,
+    REPLACE,
+    decide_jit,
+)
+
+BLOCK = 4096
+OUTCOMES = 9
+CATEGORIES = 11
+CELLS = OUTCOMES * CATEGORIES
+# float sums of a block
+NET, NET2, WAGER, BONUS, BONUS2, CAPPED, CAPPED2 = range(7)
+CELL_NET = 7  # then the net of each outcome x category cell
+FLOATS = CELL_NET + CELLS
+# integer counts of a block
+HITS = 0
+CELL_COUNT = 1
+DECISION_COUNT = CELL_COUNT + CELLS
+(
+    D_FOLD,
+    D_PLAY,
+    D_BUY,
+    D_EXCHANGE_1,
+    D_EXCHANGE_2,
+    D_EXCHANGE_3,
+    D_EXCHANGE_4,
+    D_EXCHANGE_5,
+    D_REPLACE,
+    D_FOLD_AFTER_DRAW,
+    D_PLAY_AFTER_DRAW,
+    D_FORCED_PLAY,
+    D_GAME_BOUGHT,
+    D_GAME_DECLINED,
+) = range(14)
+DECISIONS = 14
+INTS = DECISION_COUNT + DECISIONS
+
+_GOLDEN = uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
+    return z ^ (z >> uint64(31))
+
+
+@njit(cache=True)
+def round_state_jit(key, round_index):
+    """The start of round ``round_index``'s random stream."""
+    return _mix(key ^ _mix(uint64(round_index) * _GOLDEN + _GOLDEN))
+
+
+@njit(cache=True)
+def _next(state):
+    state[0] += _GOLDEN
+    return _mix(state[0])
+
+
+@njit(cache=True)
+def draw_card_jit(state, used):
+    """A card uniformly among those not in ``used[0]`` (a 52-bit mask), marked used."""
+    while True:
+        x = _next(state) >> uint64(32)  # 32 random bits
+        product = x * uint64(52)
+        if (product & uint64(0xFFFFFFFF)) < uint64(16):  # 2**32 % 52: reject to stay uniform
+            continue
+        card = np.int64(product >> uint64(32))
+        if not (used[0] >> card) & 1:
+            used[0] |= np.int64(1) << card
+            return card
+
+
+@njit(cache=True)
+def _exchange(hand, n, kept, state, used):
+    """Replace the cards outside ``kept`` (a mask of positions); returns how many."""
+    thrown = 0
+    for i in range(n):
+        if not (kept >> i) & 1:
+            hand[i] = draw_card_jit(state, used)
+            thrown += 1
+    return thrown
+
+
+@njit(cache=True)
+def _exact_game_gain(v, hand, dealer, discard, used, fees):
+    """Expected gain, in antes, of buying the dealer a game over declining it."""
+    declined_won, declined_lost, _ = settle_jit(v, hand, False, fees, 0, False, 0)
+    trial = dealer.copy()
+    total, count = 0.0, 0
+    for card in range(52):
+        if not (used >> card) & 1:
+            trial[discard] = card
+            after = value5_jit(trial[0], trial[1], trial[2], trial[3], trial[4])
+            won, lost, _ = settle_jit(v, hand, False, fees, 0, True, after)
+            total += won - lost
+            count += 1
+    return total / count - (declined_won - declined_lost)
+
+
+@njit(cache=True)
+def play_round_jit(v, rules, exact_game, draw_fees, forced, state, decisions):
+    """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
+
+    ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
+    ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
+    decisions taken.
+    """
+    used = np.zeros(1, dtype=np.int64)
+    hand = np.empty(6, dtype=np.int64)
+    dealer = np.empty(5, dtype=np.int64)
+    for i in range(5):
+        hand[i] = draw_card_jit(state, used)
+    for i in range(5):
+        dealer[i] = draw_card_jit(state, used)
+    upcard = dealer[4]
+    bonus = bonus_multiple_jit(v, hand[:5])
+    n = 5
+    fees = 0.0
+    folded = False
+    action, kept = decide_jit(rules, FIRST, hand[:5], upcard)
+    if action == FOLD:
+        folded = True
+        decisions[D_FOLD] += 1
+    elif action == BUY:
+        decisions[D_BUY] += 1
+        fees += draw_fees[0]
+        hand[5] = draw_card_jit(state, used)
+        n = 6
+        action, kept = decide_jit(rules, AFTER_BUY, hand, upcard)
+        if action == REPLACE:
+            decisions[D_REPLACE] += 1
+            fees += draw_fees[6]
+            _exchange(hand, 6, kept, state, used)
+            action, kept = decide_jit(rules, AFTER_DRAW, hand, upcard)
+        folded = action == FOLD
+        decisions[D_FOLD_AFTER_DRAW if folded else D_PLAY_AFTER_DRAW] += 1
+    elif action == EXCHANGE:
+        thrown = _exchange(hand, 5, kept, state, used)
+        decisions[D_EXCHANGE_1 + thrown - 1] += 1
+        fees += draw_fees[thrown]
+        if forced[thrown]:
+            decisions[D_FORCED_PLAY] += 1
+        else:
+            action, kept = decide_jit(rules, AFTER_DRAW, hand[:5], upcard)
+            folded = action == FOLD
+            decisions[D_FOLD_AFTER_DRAW if folded else D_PLAY_AFTER_DRAW] += 1
+    else:
+        decisions[D_PLAY] += 1
+    final = hand[:n]
+    dealer_value = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+    bought = False
+    after = dealer_value
+    if not folded and dealer_value < v.qualifier and not np.isnan(v.game_fee):
+        discard = dealer_discard_jit(v, dealer)
+        if exact_game:
+            bought = _exact_game_gain(v, final, dealer, discard, used[0], fees) > 0
+        else:
+            bought = decide_jit(rules, BUY_GAME, final, upcard)[0] == BUY_THE_GAME
+        decisions[D_GAME_BOUGHT if bought else D_GAME_DECLINED] += 1
+        if bought:
+            dealer[discard] = draw_card_jit(state, used)
+            after = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+    won, lost, outcome = settle_jit(v, final, folded, fees, dealer_value, bought, after)
+    category = category_jit(hand_value_jit(final), v.ace_king)
+    wager = 1.0 + fees + (0.0 if folded else v.bet)
+    if bought and not v.game_fee_is_ante:
+        wager += v.game_fee
+    return won, lost, outcome, category, bonus, wager
+
+
+@njit(cache=True, parallel=True)
+def play_blocks_jit(
+    v, rules, exact_game, draw_fees, forced, key, rounds, first_block, stake, floats, ints, largest
+):
+    """Play the rounds of blocks ``first_block ..`` (one row of the outputs each).
+
+    ``stake``: ante, bonus bet, maximum payout, cap per bet (1) or per box
+    (0), all in currency; ante 0 means no stake (nothing capped).
+    """
+    for row in prange(floats.shape[0]):
+        start = (first_block + row) * BLOCK
+        stop = min(start + BLOCK, rounds)
+        state = np.zeros(1, dtype=np.uint64)
+        decisions = np.zeros(DECISIONS, dtype=np.int64)
+        out_f = floats[row]
+        out_i = ints[row]
+        best = -np.inf
+        for index in range(start, stop):
+            state[0] = round_state_jit(key, index)
+            won, lost, outcome, category, bonus, wager = play_round_jit(
+                v, rules, exact_game, draw_fees, forced, state, decisions
+            )
+            net = won - lost
+            out_f[NET] += net
+            out_f[NET2] += net * net
+            out_f[WAGER] += wager
+            out_f[BONUS] += bonus
+            out_f[BONUS2] += bonus * bonus
+            if stake[0] > 0:
+                capped = capped_net_jit(
+                    won, lost, bonus, stake[0], stake[1], stake[2], stake[3] > 0
+                )
+                out_f[CAPPED] += capped
+                out_f[CAPPED2] += capped * capped
+            cell = outcome * CATEGORIES + category
+            out_f[CELL_NET + cell] += net
+            out_i[CELL_COUNT + cell] += 1
+            if net > 0:
+                out_i[HITS] += 1
+            best = max(best, net)
+        out_i[DECISION_COUNT : DECISION_COUNT + DECISIONS] += decisions
+        largest[row] = best
+
+
+@njit(cache=True)
+def add_rows_in_order_jit(total, rows):
+    """``total += rows[0]; total += rows[1]; ...``: one fixed order of additions."""
+    for row in rows:
+        for j in range(total.shape[0]):
+            total[j] += row[j]

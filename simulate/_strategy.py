@@ -1,0 +1,309 @@
+"""numba kernels that apply a compiled strategy to the cards a player sees.
+
+A strategy is an int64 array of rules, one row each, read in order; the
+first rule of a decision point whose conditions hold, and whose cards to
+keep are there, decides. Columns are named by the constants below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._evaluator import category_jit, hand_value_jit
+
+# decision points
+FIRST, AFTER_BUY, AFTER_DRAW, BUY_GAME = 0, 1, 2, 3
+# actions
+FOLD, PLAY, BUY, EXCHANGE, REPLACE, BUY_THE_GAME, DECLINE = 0, 1, 2, 3, 4, 5, 6
+# draws (bits of the DRAWS column: any of them)
+FOUR_FLUSH, FOUR_STRAIGHT, OPEN_STRAIGHT, INSIDE_STRAIGHT, FOUR_STRAIGHT_FLUSH = 1, 2, 4, 8, 16
+# cards to keep
+KEEP_NONE, KEEP_MADE, KEEP_PAIR, KEEP_TWO_PAIR, KEEP_TRIPS = 0, 1, 2, 3, 4
+KEEP_FOUR_FLUSH, KEEP_FOUR_STRAIGHT, KEEP_FOUR_STRAIGHT_FLUSH, KEEP_ACE_KING = 5, 6, 7, 8
+KEEP_HIGHEST, KEEP_BEST_FIVE = 9, 10
+# columns of a rule
+(
+    POINT,
+    ACTION,
+    VALUE_MIN,
+    VALUE_MAX,
+    CATEGORIES,
+    DRAWS,
+    HOLDS_ALL,
+    HOLDS_ANY,
+    UPCARD,
+    UPCARD_MATCHES,
+    KEEP,
+    KEEP_COUNT,
+    THROW,
+) = range(13)
+RULE_COLUMNS = 13
+
+_ANY_CATEGORY = (1 << 11) - 1
+_ALL_RANKS = (1 << 13) - 1
+
+
+@njit(cache=True)
+def _rank_mask(cards):
+    mask = 0
+    for card in cards:
+        mask |= 1 << (card >> 2)
+    return mask
+
+
+@njit(cache=True)
+def _extended(rank_mask):
+    """Ranks as bits 1..13 (deuce..ace), the ace also as bit 0 (below the deuce)."""
+    return (rank_mask << 1) | ((rank_mask >> 12) & 1)
+
+
+@njit(cache=True)
+def _straight_windows(rank_mask):
+    """Per window of five ranks (low card 0 = the wheel A-5 .. 9 = T-A), how many are held."""
+    extended = _extended(rank_mask)
+    held = np.zeros(10, dtype=np.int64)
+    for low in range(10):
+        held[low] = _popcount((extended >> low) & 31)
+    return held
+
+
+@njit(cache=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _window_has(window_low, rank):
+    """Does the straight window starting at extended rank ``window_low`` hold ``rank``?"""
+    extended = rank + 1
+    if window_low <= extended <= window_low + 4:
+        return True
+    return rank == 12 and window_low == 0
+
+
+@njit(cache=True)
+def draws_jit(cards):
+    """Bits of the draws the cards hold (see FOUR_FLUSH...); none once made."""
+    value = hand_value_jit(cards)
+    category = category_jit(value, False)
+    bits = 0
+    suits = np.zeros(4, dtype=np.int64)
+    for card in cards:
+        suits[card & 3] += 1
+    if category < 6 and suits.max() >= 4:  # below a flush
+        bits |= FOUR_FLUSH
+    if category < 5:  # below a straight
+        ranks = _rank_mask(cards)
+        held = _straight_windows(ranks)
+        for low in range(10):
+            if held[low] == 4:
+                bits |= FOUR_STRAIGHT
+        extended = _extended(ranks)
+        for low in range(1, 10):  # four in a row with a rank free at both ends
+            if (extended >> low) & 15 == 15:
+                bits |= OPEN_STRAIGHT
+        if bits & FOUR_STRAIGHT and not bits & OPEN_STRAIGHT:
+            bits |= INSIDE_STRAIGHT
+    if category < 9:
+        for suit in range(4):
+            if suits[suit] >= 4:
+                suited = 0
+                for card in cards:
+                    if card & 3 == suit:
+                        suited |= 1 << (card >> 2)
+                held = _straight_windows(suited)
+                for low in range(10):
+                    if held[low] >= 4:
+                        bits |= FOUR_STRAIGHT_FLUSH
+    return bits
+
+
+@njit(cache=True)
+def _keep_rank_group(cards, size, skip_rank):
+    """Mask (over positions) of the highest rank held exactly ``size`` times, else 0."""
+    counts = np.zeros(13, dtype=np.int64)
+    for card in cards:
+        counts[card >> 2] += 1
+    for rank in range(12, -1, -1):
+        if counts[rank] == size and rank != skip_rank:
+            mask = 0
+            for i in range(cards.shape[0]):
+                if cards[i] >> 2 == rank:
+                    mask |= 1 << i
+            return mask, rank
+    return 0, -1
+
+
+@njit(cache=True)
+def _keep_suited(cards, suit, rank_filter):
+    mask = 0
+    for i in range(cards.shape[0]):
+        if cards[i] & 3 == suit and (rank_filter >> (cards[i] >> 2)) & 1:
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True)
+def _keep_in_window(cards, low, suit):
+    """Positions of one card per rank of the straight window (of a suit, or any if -1)."""
+    mask = 0
+    taken = 0
+    for i in range(cards.shape[0]):
+        rank = cards[i] >> 2
+        if (
+            (suit < 0 or cards[i] & 3 == suit)
+            and _window_has(low, rank)
+            and not (taken >> rank) & 1
+        ):
+            taken |= 1 << rank
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True)
+def _highest(cards, count, exclude):
+    """Positions of the ``count`` highest cards outside ``exclude``."""
+    mask = 0
+    for _ in range(count):
+        best = -1
+        for i in range(cards.shape[0]):
+            if not ((exclude | mask) >> i) & 1 and (best < 0 or cards[i] > cards[best]):
+                best = i
+        if best >= 0:
+            mask |= 1 << best
+    return mask
+
+
+@njit(cache=True)
+def keep_mask_jit(cards, keep, keep_count):
+    """Positions of the cards a keep pattern holds on to; -1 when the pattern is not there."""
+    n = cards.shape[0]
+    if keep == KEEP_NONE:
+        return 0
+    if keep == KEEP_HIGHEST:
+        return _highest(cards, keep_count, 0)
+    if keep == KEEP_BEST_FIVE:
+        best = hand_value_jit(cards)
+        if n == 5:
+            return 31
+        for drop in range(n):
+            five = np.empty(5, dtype=cards.dtype)
+            k = 0
+            for i in range(n):
+                if i != drop:
+                    five[k] = cards[i]
+                    k += 1
+            if hand_value_jit(five) == best:
+                return ((1 << n) - 1) & ~(1 << drop)
+        return -1
+    if keep == KEEP_PAIR:
+        mask, _ = _keep_rank_group(cards, 2, -1)
+        return mask if mask else -1
+    if keep == KEEP_TRIPS:
+        mask, _ = _keep_rank_group(cards, 3, -1)
+        return mask if mask else -1
+    if keep == KEEP_TWO_PAIR:
+        first, rank = _keep_rank_group(cards, 2, -1)
+        second, _ = _keep_rank_group(cards, 2, rank)
+        return first | second if first and second else -1
+    if keep == KEEP_ACE_KING:
+        ace = king = -1
+        for i in range(n):
+            if cards[i] >> 2 == 12 and ace < 0:
+                ace = i
+            if cards[i] >> 2 == 11 and king < 0:
+                king = i
+        return (1 << ace) | (1 << king) if ace >= 0 and king >= 0 else -1
+    if keep == KEEP_MADE:
+        category = category_jit(hand_value_jit(cards), True)
+        if category >= 5:
+            return keep_mask_jit(cards, KEEP_BEST_FIVE, 0)
+        if category == 4:
+            return keep_mask_jit(cards, KEEP_TRIPS, 0)
+        if category == 3:
+            return keep_mask_jit(cards, KEEP_TWO_PAIR, 0)
+        if category == 2:
+            return keep_mask_jit(cards, KEEP_PAIR, 0)
+        if category == 1:
+            return keep_mask_jit(cards, KEEP_ACE_KING, 0)
+        return -1
+    suits = np.zeros(4, dtype=np.int64)
+    for card in cards:
+        suits[card & 3] += 1
+    if keep == KEEP_FOUR_FLUSH:
+        for suit in range(3, -1, -1):
+            if suits[suit] == 4:
+                return _keep_suited(cards, suit, _ALL_RANKS)
+        return -1
+    if keep == KEEP_FOUR_STRAIGHT:
+        held = _straight_windows(_rank_mask(cards))
+        for low in range(9, -1, -1):
+            if held[low] == 4:
+                return _keep_in_window(cards, low, -1)
+        return -1
+    if keep == KEEP_FOUR_STRAIGHT_FLUSH:
+        for low in range(9, -1, -1):
+            for suit in range(4):
+                if suits[suit] >= 4:
+                    suited = 0
+                    for card in cards:
+                        if card & 3 == suit:
+                            suited |= 1 << (card >> 2)
+                    if _straight_windows(suited)[low] >= 4:
+                        return _keep_in_window(cards, low, suit)
+        return -1
+    return -1
+
+
+@njit(cache=True)
+def decide_jit(rules, point, cards, upcard):
+    """(action, keep mask) of the first matching rule of a decision point.
+
+    The keep mask holds the positions of the cards kept (for an exchange or
+    a replacement). Strategies end each point with a rule without
+    conditions, so one always matches.
+    """
+    value = hand_value_jit(cards)
+    category = category_jit(value, True)
+    ranks = _rank_mask(cards)
+    draws = -1  # computed when a rule asks
+    up_rank = upcard >> 2
+    for r in range(rules.shape[0]):
+        rule = rules[r]
+        if rule[POINT] != point:
+            continue
+        if value < rule[VALUE_MIN] or value > rule[VALUE_MAX]:
+            continue
+        if not (rule[CATEGORIES] >> category) & 1:
+            continue
+        if ranks & rule[HOLDS_ALL] != rule[HOLDS_ALL]:
+            continue
+        if rule[HOLDS_ANY] and not ranks & rule[HOLDS_ANY]:
+            continue
+        if not (rule[UPCARD] >> up_rank) & 1:
+            continue
+        if rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES]:
+            continue
+        if rule[DRAWS]:
+            if draws < 0:
+                draws = draws_jit(cards)
+            if not draws & rule[DRAWS]:
+                continue
+        action = rule[ACTION]
+        if action != EXCHANGE and action != REPLACE:
+            return action, 0
+        kept = keep_mask_jit(cards, rule[KEEP], rule[KEEP_COUNT])
+        if kept < 0:
+            continue
+        target = cards.shape[0] - (1 if action == REPLACE else rule[THROW])
+        if action == REPLACE or rule[THROW] > 0:
+            if _popcount(kept) > target:
+                continue
+            kept |= _highest(cards, target - _popcount(kept), kept)
+        return action, kept
+    return FOLD, 0

@@ -1,0 +1,309 @@
+"""Player strategies as data: ordered rules, first match wins, compiled to arrays.
+
+A strategy file (TOML) names its variant and lists rules per decision point:
+``first`` (on the five dealt cards), ``after_buy`` (six cards, after buying
+one), ``after_draw`` (after an exchange or a replacement) and ``buy_game``
+(the dealer does not qualify). The last rule of each point has no
+condition: it says what to do otherwise. See ``strategies/README.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from . import _evaluator
+from . import _strategy as k
+from ._datafile import DataFileError, Table
+from .cards import RANKS, CardError, parse_cards
+from .categories import Category
+from .evaluator import hand_value
+from .variant import Variant, load_variant
+
+__all__ = ["Strategy", "StrategyError", "load_strategy", "strategy_names"]
+
+POINTS = {
+    "first": k.FIRST,
+    "after_buy": k.AFTER_BUY,
+    "after_draw": k.AFTER_DRAW,
+    "buy_game": k.BUY_GAME,
+}
+ACTIONS = {
+    "first": {"fold": k.FOLD, "play": k.PLAY, "buy": k.BUY, "exchange": k.EXCHANGE},
+    "after_buy": {"fold": k.FOLD, "play": k.PLAY, "replace": k.REPLACE},
+    "after_draw": {"fold": k.FOLD, "play": k.PLAY},
+    "buy_game": {"buy": k.BUY_THE_GAME, "decline": k.DECLINE},
+}
+DRAWS = {
+    "four-flush": k.FOUR_FLUSH,
+    "four-straight": k.FOUR_STRAIGHT,
+    "open-straight": k.OPEN_STRAIGHT,
+    "inside-straight": k.INSIDE_STRAIGHT,
+    "four-straight-flush": k.FOUR_STRAIGHT_FLUSH,
+}
+KEEPS = {
+    "none": (k.KEEP_NONE, 0),
+    "made": (k.KEEP_MADE, None),
+    "pair": (k.KEEP_PAIR, 2),
+    "two-pair": (k.KEEP_TWO_PAIR, 4),
+    "trips": (k.KEEP_TRIPS, 3),
+    "four-flush": (k.KEEP_FOUR_FLUSH, 4),
+    "four-straight": (k.KEEP_FOUR_STRAIGHT, 4),
+    "four-straight-flush": (k.KEEP_FOUR_STRAIGHT_FLUSH, 4),
+    "ace-king": (k.KEEP_ACE_KING, 2),
+    "best-five": (k.KEEP_BEST_FIVE, 5),
+}
+CONDITIONS = (
+    "at_least",
+    "below",
+    "category",
+    "draw",
+    "holds",
+    "holds_any",
+    "upcard",
+    "upcard_matches",
+)
+
+
+class StrategyError(DataFileError):
+    """A strategy that cannot be found, read or validated."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A validated strategy for one variant, with the rule array the kernels read."""
+
+    name: str
+    variant: str
+    description: str
+    file: str
+    rules: np.ndarray = field(repr=False)
+    exact_game: bool
+    """Buy the dealer a game exactly when it is worth more than declining."""
+    data: dict = field(repr=False, compare=False)
+
+    @property
+    def rules_hash(self) -> str:
+        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _folder(variant: str):
+    return resources.files("simulate") / "strategies" / variant
+
+
+def strategy_names(variant: str) -> list[str]:
+    """Names of the strategies shipped for a variant."""
+    folder = _folder(variant)
+    if not folder.is_dir():
+        return []
+    return sorted(
+        f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")
+    )
+
+
+def load_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
+    """A shipped strategy of the variant by name (``basic``), or a strategy file by path."""
+    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise StrategyError(f"{path}: no such strategy file")
+        label = str(path)
+    else:
+        if str(name_or_path) not in strategy_names(variant.name):
+            known = ", ".join(strategy_names(variant.name)) or "none"
+            raise StrategyError(
+                f"unknown strategy {str(name_or_path)!r} for {variant.name} "
+                f"(known: {known}; or a .toml path)"
+            )
+        label = f"{variant.name}/{name_or_path}.toml"
+    try:
+        if label == str(path):
+            return _parse(Table.load(path), variant, label)
+        with resources.as_file(_folder(variant.name) / f"{name_or_path}.toml") as real:
+            return _parse(Table.load(real, label), variant, label)
+    except DataFileError as error:
+        raise StrategyError(str(error)) from None
+
+
+def _ranks(rule: Table, key: str) -> int:
+    text = rule.text(key, required=False)
+    if text is None:
+        return 0
+    mask = 0
+    for char in text.upper().replace("10", "T").replace(" ", ""):
+        if char not in RANKS:
+            raise rule.error(key, f"{char!r} is not a rank ({RANKS})")
+        mask |= 1 << RANKS.index(char)
+    return mask
+
+
+def _hand_threshold(rule: Table, key: str) -> int | None:
+    text = rule.text(key, required=False)
+    if text is None:
+        return None
+    try:
+        category = Category.from_key(text)
+    except KeyError:
+        try:
+            return hand_value(parse_cards(text))
+        except CardError as error:
+            raise rule.error(key, f"neither a category nor five cards: {error}") from None
+    if category == Category.ACE_KING:
+        return _evaluator.ACE_KING_MIN
+    return (
+        1
+        if category == Category.HIGH_CARD
+        else int(np.flatnonzero(category == _evaluator.CATEGORY)[0])
+    )
+
+
+def _names(rule: Table, key: str, allowed) -> list[str]:
+    value = rule.data.get(key)
+    if value is None:
+        return []
+    rule.data.pop(key)
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise rule.error(key, f"must be a name or a list of names, got {value!r}")
+    for name in names:
+        if name not in allowed:
+            raise rule.error(key, f"{name!r} is not one of {', '.join(allowed)}")
+    return names
+
+
+def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
+    row = [0] * k.RULE_COLUMNS
+    row[k.POINT] = POINTS[point]
+    action = rule.text("action")
+    if action not in ACTIONS[point]:
+        raise rule.error("action", f"must be one of {', '.join(ACTIONS[point])} here")
+    row[k.ACTION] = ACTIONS[point][action]
+    offered = {
+        "buy": variant.buy_fee,
+        "replace": variant.replace_fee,
+        "exchange": variant.exchange_fees or None,
+    }
+    if action in offered and offered[action] is None:
+        raise rule.error("action", f"{variant.name} offers no {action}")
+    at_least, below = _hand_threshold(rule, "at_least"), _hand_threshold(rule, "below")
+    row[k.VALUE_MIN] = at_least or 0
+    row[k.VALUE_MAX] = (below - 1) if below else _evaluator.CATEGORY.shape[0] - 1
+    categories = _names(rule, "category", [c.key for c in Category])
+    mask = 0
+    for name in categories:
+        mask |= 1 << Category.from_key(name)
+        if name == "high-card":
+            mask |= 1 << Category.ACE_KING  # A-K high is high card where AK is no category
+    row[k.CATEGORIES] = mask or (1 << len(Category)) - 1
+    for name in _names(rule, "draw", DRAWS):
+        row[k.DRAWS] |= DRAWS[name]
+    row[k.HOLDS_ALL] = _ranks(rule, "holds")
+    row[k.HOLDS_ANY] = _ranks(rule, "holds_any")
+    row[k.UPCARD] = _ranks(rule, "upcard") or (1 << 13) - 1
+    matches = rule.data.get("upcard_matches")
+    row[k.UPCARD_MATCHES] = -1 if matches is None else int(rule.flag("upcard_matches"))
+    row[k.KEEP], row[k.KEEP_COUNT], row[k.THROW] = k.KEEP_NONE, 0, 0
+    if action in ("exchange", "replace"):
+        _keep(rule, row, action, variant)
+    return row
+
+
+def _keep(rule: Table, row: list[int], action: str, variant: Variant) -> None:
+    keep = rule.text("keep")
+    words = keep.split()
+    if words[0] == "highest" and len(words) == 2 and words[1].isdigit():
+        code, size = k.KEEP_HIGHEST, int(words[1])
+        row[k.KEEP_COUNT] = size
+    elif keep in KEEPS:
+        code, size = KEEPS[keep]
+    else:
+        raise rule.error("keep", f"{keep!r} is not one of {', '.join(KEEPS)}, highest N")
+    row[k.KEEP] = code
+    if action == "replace":
+        if size is not None and size > 5:
+            raise rule.error("keep", "a replacement keeps five of six cards")
+        return
+    throw = rule.integer("throw", 0) if rule.has("throw") else None
+    if throw is None and size is None:
+        raise rule.error("throw", f"missing: keep = {keep!r} keeps a varying number of cards")
+    thrown = throw if throw is not None else 5 - size
+    if thrown not in variant.exchange_fees:
+        offered = ", ".join(map(str, variant.exchange_fees)) or "none"
+        raise rule.error(
+            "keep" if throw is None else "throw",
+            f"exchanges {thrown} cards; {variant.name} offers {offered}",
+        )
+    if size is not None and size > 5 - thrown:
+        raise rule.error("throw", f"keep = {keep!r} holds {size} cards, more than {5 - thrown}")
+    row[k.THROW] = throw or 0
+
+
+def _parse(root: Table, variant: Variant, file: str) -> Strategy:
+    data = json.loads(json.dumps(root.data))
+    name = root.text("name")
+    for_variant = root.text("variant")
+    if for_variant != variant.name:
+        raise root.error("variant", f"the strategy is for {for_variant!r}, not {variant.name!r}")
+    description = root.text("description", "")
+    game = root.text("buy_game_decision", "never")
+    if game not in ("never", "rules", "exact"):
+        raise root.error("buy_game_decision", "must be never, rules or exact")
+    if game != "never" and variant.buy_game is None:
+        raise root.error("buy_game_decision", f"{variant.name} offers no buying the dealer a game")
+    rules = {}
+    for point in POINTS:
+        listed = root.data.pop(point, None)
+        if listed is None:
+            continue
+        if (
+            not isinstance(listed, list)
+            or not listed
+            or not all(isinstance(r, dict) for r in listed)
+        ):
+            raise root.error(point, f"must be a list of rules ([[{point}]] tables)")
+        rules[point] = listed
+    actions = {point: {rule.get("action") for rule in listed} for point, listed in rules.items()}
+    needed = {
+        "first": True,
+        "after_buy": "buy" in actions.get("first", ()),
+        "after_draw": "exchange" in actions.get("first", ())
+        or "replace" in actions.get("after_buy", ()),
+        "buy_game": game == "rules",
+    }
+    rows = []
+    for point in rules:
+        if not needed[point]:
+            raise root.error(point, "never reached: no rule leads to this decision")
+    for point in POINTS:
+        if needed[point] and point not in rules:
+            raise root.error(point, "missing: the strategy reaches this decision")
+        for number, data_rule in enumerate(rules.get(point, []), start=1):
+            rule = Table(data_rule, root.source, f"{point} rule {number}")
+            rows.append(_rule(rule, point, variant))
+            unconditional = not any(key in data_rule for key in CONDITIONS)
+            rule.done()
+            if number == len(rules[point]) and not (
+                unconditional and data_rule["action"] in ("fold", "play", "buy", "decline")
+            ):
+                raise rule.error(
+                    "action",
+                    "the last rule must have no condition and fold, "
+                    "play, buy or decline: what to do otherwise",
+                )
+    root.done()
+    return Strategy(
+        name,
+        variant.name,
+        description,
+        file,
+        np.array(rows, dtype=np.int64).reshape(-1, k.RULE_COLUMNS),
+        game == "exact",
+        data,
+    )
