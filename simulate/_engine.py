@@ -15,6 +15,7 @@ from numba import njit, prange, uint64
 
 from ._evaluator import category_jit, hand_value_jit, value5_jit
 from ._settlement import (
+    bet_multiple_jit,
     bonus_multiple_jit,
     capped_net_jit,
     dealer_discard_jit,
@@ -63,6 +64,8 @@ DECISION_COUNT = CELL_COUNT + CELLS
 ) = range(14)
 DECISIONS = 14
 INTS = DECISION_COUNT + DECISIONS
+# how a strategy decides to buy the dealer a game
+GAME_NEVER, GAME_RULES, GAME_EXACT = 0, 1, 2
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 
@@ -112,38 +115,40 @@ def _exchange(hand, n, kept, state, used):
 
 
 @njit(cache=True)
-def _exact_game_gain(v, hand, dealer, discard, used, fees):
-    """Expected gain, in antes, of buying the dealer a game over declining it."""
-    declined_won, declined_lost, _ = settle_jit(v, hand, False, fees, 0, False, 0)
+def _exact_game_gain(v, value, multiple, dealer, discard, used, fees):
+    """Expected gain, in antes, of buying the dealer a game over declining it.
+
+    The player sees the dealer's hand and the card he discards; the new card
+    is any card the player has not seen.
+    """
+    declined_won, declined_lost, _ = settle_jit(v, value, multiple, False, fees, 0, False, 0)
     trial = dealer.copy()
     total, count = 0.0, 0
     for card in range(52):
         if not (used >> card) & 1:
             trial[discard] = card
             after = value5_jit(trial[0], trial[1], trial[2], trial[3], trial[4])
-            won, lost, _ = settle_jit(v, hand, False, fees, 0, True, after)
+            won, lost, _ = settle_jit(v, value, multiple, False, fees, 0, True, after)
             total += won - lost
             count += 1
     return total / count - (declined_won - declined_lost)
 
 
 @njit(cache=True)
-def play_round_jit(v, rules, exact_game, draw_fees, forced, state, decisions):
+def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer):
     """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
 
     ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
-    decisions taken.
+    decisions taken; ``hand`` (6) and ``dealer`` (5) are scratch space.
     """
     used = np.zeros(1, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
-    dealer = np.empty(5, dtype=np.int64)
     for i in range(5):
         hand[i] = draw_card_jit(state, used)
     for i in range(5):
         dealer[i] = draw_card_jit(state, used)
     upcard = dealer[4]
-    bonus = bonus_multiple_jit(v, hand[:5])
+    bonus = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
     n = 5
     fees = 0.0
     folded = False
@@ -177,21 +182,28 @@ def play_round_jit(v, rules, exact_game, draw_fees, forced, state, decisions):
     else:
         decisions[D_PLAY] += 1
     final = hand[:n]
+    value = hand_value_jit(final)
     dealer_value = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
     bought = False
     after = dealer_value
+    multiple = 0.0
     if not folded and dealer_value < v.qualifier and not np.isnan(v.game_fee):
-        discard = dealer_discard_jit(v, dealer)
-        if exact_game:
-            bought = _exact_game_gain(v, final, dealer, discard, used[0], fees) > 0
-        else:
+        if game_mode == GAME_EXACT:
+            discard = dealer_discard_jit(v, dealer)
+            multiple = bet_multiple_jit(v, final, value)
+            bought = _exact_game_gain(v, value, multiple, dealer, discard, used[0], fees) > 0
+        elif game_mode == GAME_RULES:
             bought = decide_jit(rules, BUY_GAME, final, upcard)[0] == BUY_THE_GAME
         decisions[D_GAME_BOUGHT if bought else D_GAME_DECLINED] += 1
         if bought:
+            if game_mode != GAME_EXACT:
+                discard = dealer_discard_jit(v, dealer)
             dealer[discard] = draw_card_jit(state, used)
             after = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
-    won, lost, outcome = settle_jit(v, final, folded, fees, dealer_value, bought, after)
-    category = category_jit(hand_value_jit(final), v.ace_king)
+    if not folded and value > after and multiple == 0.0:
+        multiple = bet_multiple_jit(v, final, value)
+    won, lost, outcome = settle_jit(v, value, multiple, folded, fees, dealer_value, bought, after)
+    category = category_jit(value, v.ace_king)
     wager = 1.0 + fees + (0.0 if folded else v.bet)
     if bought and not v.game_fee_is_ante:
         wager += v.game_fee
@@ -200,7 +212,7 @@ def play_round_jit(v, rules, exact_game, draw_fees, forced, state, decisions):
 
 @njit(cache=True, parallel=True)
 def play_blocks_jit(
-    v, rules, exact_game, draw_fees, forced, key, rounds, first_block, stake, floats, ints, largest
+    v, rules, game_mode, draw_fees, forced, key, rounds, first_block, stake, floats, ints, largest
 ):
     """Play the rounds of blocks ``first_block ..`` (one row of the outputs each).
 
@@ -212,13 +224,15 @@ def play_blocks_jit(
         stop = min(start + BLOCK, rounds)
         state = np.zeros(1, dtype=np.uint64)
         decisions = np.zeros(DECISIONS, dtype=np.int64)
+        hand = np.empty(6, dtype=np.int64)
+        dealer = np.empty(5, dtype=np.int64)
         out_f = floats[row]
         out_i = ints[row]
         best = -np.inf
         for index in range(start, stop):
             state[0] = round_state_jit(key, index)
             won, lost, outcome, category, bonus, wager = play_round_jit(
-                v, rules, exact_game, draw_fees, forced, state, decisions
+                v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer
             )
             net = won - lost
             out_f[NET] += net

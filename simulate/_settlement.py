@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._evaluator import category_jit, value5_jit
 
 FOLD = 0
 NO_QUALIFY = 1
@@ -30,79 +30,77 @@ _QUADS = 8
 
 
 @njit(cache=True)
-def _combination_of(cards, mask, ace_king):
+def _combination_of(cards, mask, ace_king, picked):
     """Category of the cards picked by ``mask`` when they are exactly the cards
     that form a combination (AK 2, pair 2, two pair 4, trips 3, quads 4, five-card
-    hands 5), else -1."""
-    ranks = np.empty(5, dtype=np.int64)
-    picked = np.empty(5, dtype=np.int64)
+    hands 5), else -1. ``picked`` is scratch space for five cards."""
     size = 0
+    rank_mask = 0
     for i in range(cards.shape[0]):
         if (mask >> i) & 1:
             if size == 5:
                 return -1
             picked[size] = cards[i]
-            ranks[size] = cards[i] >> 2
+            rank_mask |= 1 << (cards[i] >> 2)
             size += 1
+    distinct = 0
+    for rank in range(13):
+        distinct += (rank_mask >> rank) & 1
     if size == 2:
-        if ranks[0] == ranks[1]:
+        if distinct == 1:
             return _PAIR
-        if ace_king and min(ranks[0], ranks[1]) == 11 and max(ranks[0], ranks[1]) == 12:
-            return _ACE_KING
-        return -1
+        return _ACE_KING if ace_king and rank_mask == (3 << 11) else -1
     if size == 3:
-        return _TRIPS if ranks[0] == ranks[1] == ranks[2] else -1
+        return _TRIPS if distinct == 1 else -1
     if size == 4:
-        a, b, c, d = np.sort(ranks[:4])
-        if a == d:
+        if distinct == 1:
             return _QUADS
-        if a == b and c == d:
-            return _TWO_PAIR
-        return -1
+        first_rank_count = 0
+        for i in range(4):
+            first_rank_count += picked[i] >> 2 == picked[0] >> 2
+        return _TWO_PAIR if distinct == 2 and first_rank_count == 2 else -1
     if size == 5:
-        category = category_jit(
-            value5_jit(picked[0], picked[1], picked[2], picked[3], picked[4]), False
-        )
+        value = value5_jit(picked[0], picked[1], picked[2], picked[3], picked[4])
+        category = category_jit(value, False)
         return category if category >= _STRAIGHT and category != _QUADS else -1
     return -1
 
 
 @njit(cache=True)
-def second_combination_pays_jit(cards, bet_pays, ace_king):
+def second_combination_pays_jit(cards, best_value, bet_pays, ace_king):
     """BET multiple of a winning hand paid for its first and second combination.
 
-    The first is the best hand; the second, the best-paying combination with a
-    card outside the cards forming the first; where the first can be formed
-    by different cards, the choice that pays most in total.
+    The first is the best hand (value ``best_value``); the second, the
+    best-paying combination with a card outside the cards forming the first;
+    where the first can be formed by different cards, the choice that pays
+    most in total.
     """
     n = cards.shape[0]
-    best_value = hand_value_jit(cards)
     first = category_jit(best_value, ace_king)
-    # value of the five cards left when card j is dropped (six cards only)
-    without = np.zeros(n, dtype=np.int64)
-    if n == 6:
-        for j in range(6):
-            five = np.empty(5, dtype=cards.dtype)
-            k = 0
-            for i in range(6):
-                if i != j:
-                    five[k] = cards[i]
-                    k += 1
-            without[j] = hand_value_jit(five)
-    combos = np.full(1 << n, -1, dtype=np.int64)
-    for mask in range(1, 1 << n):
-        combos[mask] = _combination_of(cards, mask, ace_king)
+    picked = np.empty(5, dtype=np.int64)
+    combos = np.empty(1 << n, dtype=np.int64)
+    for mask in range(1 << n):
+        combos[mask] = _combination_of(cards, mask, ace_king, picked)
     best_total = bet_pays[first]
     for forming in range(1, 1 << n):
         if combos[forming] != first:
             continue
-        best_with = best_value if n == 5 else 0
-        if n == 6:
-            for j in range(6):
-                if not (forming >> j) & 1:
-                    best_with = max(best_with, without[j])
-        if best_with != best_value:
-            continue  # these cards form the category, not the best hand
+        if n == 6:  # the forming cards must lie in a best five: drop a card outside them
+            in_best_five = False
+            for drop in range(6):
+                if not (forming >> drop) & 1:
+                    k = 0
+                    for i in range(6):
+                        if i != drop:
+                            picked[k] = cards[i]
+                            k += 1
+                    if value5_jit(picked[0], picked[1], picked[2], picked[3], picked[4]) == (
+                        best_value
+                    ):
+                        in_best_five = True
+                        break
+            if not in_best_five:
+                continue
         second = 0.0
         for mask in range(1, 1 << n):
             if combos[mask] >= 0 and mask & ~forming:
@@ -112,47 +110,47 @@ def second_combination_pays_jit(cards, bet_pays, ace_king):
 
 
 @njit(cache=True)
-def bet_multiple_jit(v, cards):
-    """What the BET pays, N to 1, for a winning final hand."""
+def bet_multiple_jit(v, cards, value):
+    """What the BET pays, N to 1, for a winning final hand of value ``value``."""
     if v.second_combination:
-        return second_combination_pays_jit(cards, v.bet_pays, v.ace_king)
-    return v.bet_pays[category_jit(hand_value_jit(cards), v.ace_king)]
+        return second_combination_pays_jit(cards, value, v.bet_pays, v.ace_king)
+    return v.bet_pays[category_jit(value, v.ace_king)]
 
 
 @njit(cache=True)
-def _showdown(v, cards, dealer_value, ante_at_risk, won, lost, outcomes):
-    player_value = hand_value_jit(cards)
-    if player_value > dealer_value:
-        return won + v.ante_pays + v.bet * bet_multiple_jit(v, cards), lost, outcomes[0]
-    if player_value < dealer_value:
-        return won, lost + v.bet + (1.0 if ante_at_risk else 0.0), outcomes[1]
-    return won, lost, outcomes[2]
+def _showdown(v, player_value, multiple, opponent, ante_at_risk, lost, outcomes):
+    if player_value > opponent:
+        return v.ante_pays + v.bet * multiple, lost, outcomes[0]
+    if player_value < opponent:
+        return 0.0, lost + v.bet + (1.0 if ante_at_risk else 0.0), outcomes[1]
+    return 0.0, lost, outcomes[2]
 
 
 @njit(cache=True)
-def settle_jit(v, cards, folded, fees, dealer_value, bought_game, dealer_value_after):
+def settle_jit(v, player_value, multiple, folded, fees, dealer_value, bought_game, after):
     """Settle a box: ``(won, lost, outcome)`` in antes.
 
-    ``cards``: the player's final 5 or 6 cards; ``fees``: what buying and
-    exchanging cost him; ``dealer_value``: the dealer's hand as dealt;
-    ``bought_game``: the player bought the non-qualifying dealer an exchange,
-    after which his hand is ``dealer_value_after``.
+    ``player_value``: the player's final hand, whose BET pays ``multiple`` to
+    1 if it wins; ``fees``: what buying and exchanging cost him;
+    ``dealer_value``: the dealer's hand as dealt; ``bought_game``: the
+    player bought the non-qualifying dealer an exchange, after which his
+    hand is ``after``.
     """
     if folded:
         return 0.0, fees + 1.0, FOLD
     if dealer_value >= v.qualifier:
-        return _showdown(v, cards, dealer_value, True, 0.0, fees, (WIN, LOSS, PUSH))
+        return _showdown(v, player_value, multiple, dealer_value, True, fees, (WIN, LOSS, PUSH))
     if not bought_game:
         return v.ante_pays_no_qualify, fees, NO_QUALIFY
     lost = fees + (1.0 if v.game_fee_is_ante else v.game_fee)
-    if dealer_value_after < v.qualifier:
+    if after < v.qualifier:
         return 0.0, lost, BOUGHT_NO_QUALIFY
     return _showdown(
         v,
-        cards,
-        dealer_value_after,
+        player_value,
+        multiple,
+        after,
         not v.game_fee_is_ante,
-        0.0,
         lost,
         (BOUGHT_WIN, BOUGHT_LOSS, BOUGHT_PUSH),
     )

@@ -183,6 +183,15 @@ def _highest(cards, count, exclude):
 def keep_mask_jit(cards, keep, keep_count):
     """Positions of the cards a keep pattern holds on to; -1 when the pattern is not there."""
     n = cards.shape[0]
+    if keep == KEEP_MADE:  # the cards that make the hand's category
+        category = category_jit(hand_value_jit(cards), True)
+        if category == 0:
+            return -1
+        keep = (
+            (KEEP_ACE_KING, KEEP_PAIR, KEEP_TWO_PAIR, KEEP_TRIPS)[category - 1]
+            if (category < 5)
+            else KEEP_BEST_FIVE
+        )
     if keep == KEEP_NONE:
         return 0
     if keep == KEEP_HIGHEST:
@@ -219,19 +228,6 @@ def keep_mask_jit(cards, keep, keep_count):
             if cards[i] >> 2 == 11 and king < 0:
                 king = i
         return (1 << ace) | (1 << king) if ace >= 0 and king >= 0 else -1
-    if keep == KEEP_MADE:
-        category = category_jit(hand_value_jit(cards), True)
-        if category >= 5:
-            return keep_mask_jit(cards, KEEP_BEST_FIVE, 0)
-        if category == 4:
-            return keep_mask_jit(cards, KEEP_TRIPS, 0)
-        if category == 3:
-            return keep_mask_jit(cards, KEEP_TWO_PAIR, 0)
-        if category == 2:
-            return keep_mask_jit(cards, KEEP_PAIR, 0)
-        if category == 1:
-            return keep_mask_jit(cards, KEEP_ACE_KING, 0)
-        return -1
     suits = np.zeros(4, dtype=np.int64)
     for card in cards:
         suits[card & 3] += 1

@@ -108,16 +108,18 @@ def settle(
         if len(set(after.tolist()) - set(dealt.tolist())) != 1:
             raise CardError("the dealer exchanges exactly one card")
         after_value = hand_value(after)
+    arrays, value = variant.arrays(), hand_value(player)
+    multiple = kernels.bet_multiple_jit(arrays, player, value)
     won, lost, outcome = kernels.settle_jit(
-        variant.arrays(), player, folded, float(fees), dealer_value, bought_game, after_value
+        arrays, value, multiple, folded, float(fees), dealer_value, bought_game, after_value
     )
     return BoxResult(won, lost, Outcome(outcome))
 
 
 def bet_multiple(variant: Variant | str, cards) -> float:
     """What the BET pays, N to 1, when these cards beat a qualifying dealer."""
-    variant = _variant(variant)
-    return float(kernels.bet_multiple_jit(variant.arrays(), _cards(cards, (5, 6), "the hand")))
+    hand = _cards(cards, (5, 6), "the hand")
+    return float(kernels.bet_multiple_jit(_variant(variant).arrays(), hand, hand_value(hand)))
 
 
 def bonus_multiple(variant: Variant | str, first_five) -> float:

@@ -58,6 +58,7 @@ KEEPS = {
     "ace-king": (k.KEEP_ACE_KING, 2),
     "best-five": (k.KEEP_BEST_FIVE, 5),
 }
+GAME_MODES = ("never", "rules", "exact")  # the order of _engine.GAME_NEVER ...
 CONDITIONS = (
     "at_least",
     "below",
@@ -83,8 +84,9 @@ class Strategy:
     description: str
     file: str
     rules: np.ndarray = field(repr=False)
-    exact_game: bool
-    """Buy the dealer a game exactly when it is worth more than declining."""
+    game_mode: int
+    """Buying the dealer a game: never (0), by the buy_game rules (1), or exactly when
+    it is worth more than declining (2)."""
     data: dict = field(repr=False, compare=False)
 
     @property
@@ -253,7 +255,7 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
         raise root.error("variant", f"the strategy is for {for_variant!r}, not {variant.name!r}")
     description = root.text("description", "")
     game = root.text("buy_game_decision", "never")
-    if game not in ("never", "rules", "exact"):
+    if game not in GAME_MODES:
         raise root.error("buy_game_decision", "must be never, rules or exact")
     if game != "never" and variant.buy_game is None:
         raise root.error("buy_game_decision", f"{variant.name} offers no buying the dealer a game")
@@ -304,6 +306,6 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
         description,
         file,
         np.array(rows, dtype=np.int64).reshape(-1, k.RULE_COLUMNS),
-        game == "exact",
+        GAME_MODES.index(game),
         data,
     )

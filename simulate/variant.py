@@ -140,6 +140,7 @@ class Variant:
             game_fee=game.fee if game else np.nan,
             game_fee_is_ante=bool(game and game.fee_is_ante),
             dealer_discards=DEALER_DISCARDS.index(game.dealer_discards) if game else 0,
+            has_bonus=self.bonus_pays is not None,
             bonus_pays=bonus_pays,
         )
 
@@ -157,6 +158,7 @@ class VariantArrays(NamedTuple):
     game_fee: float
     game_fee_is_ante: bool
     dealer_discards: int
+    has_bonus: bool
     bonus_pays: np.ndarray
 
 
