@@ -207,7 +207,7 @@ class SimulationResult:
     @property
     def summary(self) -> dict:
         """The headline figures, per round and per initial ante."""
-        f, n = self.floats, self.rounds
+        f, n = self.floats.tolist(), self.rounds
         main = self._moments(f[engine.NET], f[engine.NET2])
         rtp = 1 + main["mean"]
         out = {
@@ -223,7 +223,7 @@ class SimulationResult:
             "standard_error": main["se"],
             "rtp_ci95": [rtp - Z95 * main["se"], rtp + Z95 * main["se"]],
             "rtp_ci99": [rtp - Z99 * main["se"], rtp + Z99 * main["se"]],
-            "hit_frequency": self.ints[engine.HITS] / n if n else math.nan,
+            "hit_frequency": int(self.ints[engine.HITS]) / n if n else math.nan,
             "largest_win": self.largest,
         }
         if self.variant.bonus_pays:
