@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
+from typing import ClassVar
 
 import click
+import numba
+from tqdm import tqdm
 
 from . import __version__
 from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
 from .rules_text import describe_rules, pay_table_rows, rules_summary
+from .simulation import Stake, run
+from .strategy import load_strategy, strategy_names
 from .variant import load_variant, variant_names
 
 
@@ -132,6 +139,167 @@ def rules_command(variant: str, as_json: bool) -> None:
         if pays:
             click.echo(f"\n{title}")
             print_table(pay_table_rows(pays), ["hand", "pays"], right=["pays"])
+
+
+class RoundCount(click.ParamType):
+    """A positive number of rounds: 1000000, 1_000_000, 1e6, 250k, 10M."""
+
+    name = "rounds"
+    _suffixes: ClassVar[dict[str, int]] = {
+        "k": 1_000,
+        "m": 1_000_000,
+        "g": 1_000_000_000,
+        "b": 1_000_000_000,
+    }
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            number = value
+        else:
+            text = str(value).strip().lower().replace("_", "").replace(",", "")
+            scale = self._suffixes.get(text[-1:], 1)
+            try:
+                number = float(text[:-1] if scale > 1 else text) * scale
+            except ValueError:
+                self.fail(f"{value!r} is not a number of rounds (e.g. 1000000, 1e6, 250k, 10M)")
+            if number != int(number):
+                self.fail(f"{value!r} is not a whole number of rounds")
+        if number < 1:
+            self.fail(f"{value!r}: the rounds must be at least 1")
+        return int(number)
+
+
+def _number(value: float) -> str:
+    """At least four significant decimals, small numbers included."""
+    if value != 0 and abs(value) < 1e-3:
+        return f"{value:.4e}"
+    return f"{value:,.6f}"
+
+
+def _print_figures(figures: dict) -> None:
+    rows = []
+    for name, value in figures.items():
+        if isinstance(value, list):
+            value = f"[{_number(value[0])}, {_number(value[1])}]"
+        elif isinstance(value, float):
+            value = _number(value)
+        rows.append({"figure": name.replace("_", " "), "value": value})
+    print_table(rows, ["figure", "value"], right=["value"])
+
+
+def _print_frame(frame, title: str) -> None:
+    click.echo(f"\n{title}")
+    rows = [
+        {k: (_number(v) if isinstance(v, float) else v) for k, v in row.items()}
+        for row in frame.to_dict(orient="records")
+    ]
+    numeric = [c for c in frame.columns if frame[c].dtype.kind in "if"]
+    print_table(rows, list(frame.columns), right=numeric)
+
+
+@main.command("strategies")
+@click.argument("variant")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def strategies_command(variant: str, as_json: bool) -> None:
+    """List the strategies shipped for VARIANT."""
+    game = load_variant(variant)
+    rows = [
+        {"strategy": name, "description": " ".join(load_strategy(name, game).description.split())}
+        for name in strategy_names(game.name)
+    ]
+    if as_json:
+        print_json(rows)
+    else:
+        print_table(rows, ["strategy", "description"])
+
+
+@main.command("simulate")
+@click.argument("variant")
+@click.option(
+    "--strategy",
+    "-s",
+    default="basic",
+    show_default=True,
+    help="A strategy name (see `studsim strategies VARIANT`) or a .toml file.",
+)
+@click.option(
+    "--rounds",
+    "-n",
+    default="1M",
+    show_default=True,
+    type=RoundCount(),
+    help="Rounds to play: 1000000, 1e6, 250k, 10M.",
+)
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--threads", type=click.IntRange(1), help="numba threads (default: all).")
+@click.option("--account", help="Account type whose maximum payout applies (with --ante).")
+@click.option("--ante", type=click.FloatRange(min=0, min_open=True), help="Ante in currency.")
+@click.option(
+    "--bonus-bet",
+    type=click.FloatRange(min=0),
+    default=0.0,
+    help="Bonus bet in currency (with --account and --ante).",
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the full result as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
+)
+@reports_bad_input
+def simulate_command(
+    variant, strategy, rounds, seed, threads, account, ante, bonus_bet, out, as_json, progress
+) -> None:
+    """Play ROUNDS rounds of VARIANT under a strategy; report RTP, house edge and variance.
+
+    Ctrl-C stops the run after the rounds under way and reports those.
+    """
+    if (account is None) != (ante is None):
+        raise InputError("--account and --ante go together")
+    if bonus_bet and account is None:
+        raise InputError("--bonus-bet needs --account and --ante")
+    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
+        raise InputError(f"--threads {threads}: this machine has {numba.config.NUMBA_NUM_THREADS}")
+    if out:
+        _check_writable(out)
+    game = load_variant(variant)
+    plan = load_strategy(strategy, game)
+    stake = Stake(account, ante, bonus_bet) if account else None
+    show = sys.stderr.isatty() if progress is None else progress
+    with tqdm(
+        total=rounds, unit=" rounds", unit_scale=True, disable=not show, file=sys.stderr
+    ) as bar:
+        result = run(
+            game,
+            plan,
+            rounds,
+            seed=seed,
+            threads=threads,
+            stake=stake,
+            progress=lambda done: bar.update(done - bar.n),
+        )
+    data = result.to_json()
+    if out:
+        write_json(out, data)
+    if result.interrupted:
+        click.echo(f"interrupted: {result.rounds:,} of {rounds:,} rounds played", err=True)
+    if as_json:
+        print_json(data)
+        return
+    click.echo(
+        f"{game.title} ({game.name}), strategy {plan.name}, seed {seed}, {result.rounds:,} rounds"
+    )
+    _print_figures(result.summary)
+    _print_frame(result.outcomes, "outcomes")
+    _print_frame(result.decisions, "decisions")
+
+
+def _check_writable(path: str) -> None:
+    folder = Path(path).resolve().parent
+    if not folder.is_dir():
+        raise InputError(f"--out {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--out {path}: cannot write in {folder}")
 
 
 @main.group()
