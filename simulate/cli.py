@@ -65,7 +65,23 @@ def print_json(data) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class StudsimGroup(click.Group):
+    """A command group whose errors are one line on stderr: ``Error: ...``, exit status 2."""
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as error:
+            click.echo(f"Error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=StudsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="studsim")
 def main() -> None:
     """Strategy and house-edge analyzer for casino stud poker against the dealer."""
@@ -278,6 +294,9 @@ def simulate_command(
             stake=stake,
             progress=lambda done: bar.update(done - bar.n),
         )
+    if result.rounds == 0:
+        click.echo("interrupted before any round finished", err=True)
+        sys.exit(130)
     data = result.to_json()
     if out:
         write_json(out, data)

@@ -247,6 +247,12 @@ def _keep(rule: Table, row: list[int], action: str, variant: Variant) -> None:
     row[k.THROW] = throw or 0
 
 
+def _always_applies(rule: dict) -> bool:
+    """Whether a rule without conditions always applies: its cards to keep are always there."""
+    keep = str(rule.get("keep", "none"))
+    return keep in ("none", "best-five") or keep.startswith("highest ")
+
+
 def _parse(root: Table, variant: Variant, file: str) -> Strategy:
     data = json.loads(json.dumps(root.data))
     name = root.text("name")
@@ -291,13 +297,11 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
             rows.append(_rule(rule, point, variant))
             unconditional = not any(key in data_rule for key in CONDITIONS)
             rule.done()
-            if number == len(rules[point]) and not (
-                unconditional and data_rule["action"] in ("fold", "play", "buy", "decline")
-            ):
+            if number == len(rules[point]) and not (unconditional and _always_applies(data_rule)):
                 raise rule.error(
                     "action",
-                    "the last rule must have no condition and fold, "
-                    "play, buy or decline: what to do otherwise",
+                    "the last rule must have no condition (and keep none, highest N or "
+                    "best-five): what to do otherwise",
                 )
     root.done()
     return Strategy(

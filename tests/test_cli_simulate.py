@@ -1,0 +1,102 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulate.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_simulate_prints_aligned_figures_and_writes_json(tmp_path):
+    out = tmp_path / "run.json"
+    result = run(
+        "simulate",
+        "caribbean",
+        "--strategy",
+        "pair-or-better",
+        "--rounds",
+        "20k",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
+    assert result.exit_code == 0, result.output
+    assert "strategy pair-or-better, seed 3, 20,000 rounds" in result.output
+    assert "house edge" in result.output and "outcomes" in result.output
+    data = json.loads(out.read_text())
+    assert data["summary"]["rounds"] == 20_000 and data["seed"] == 3
+    rtp_line = next(line for line in result.output.splitlines() if line.startswith("rtp "))
+    assert f"{data['summary']['rtp']:.6f}" in rtp_line
+
+
+def test_simulate_json_equals_out_file(tmp_path):
+    out = tmp_path / "run.json"
+    result = run(
+        "simulate",
+        "oasis",
+        "-n",
+        "5000",
+        "--json",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--account",
+        "LITE",
+        "--ante",
+        "50",
+        "--bonus-bet",
+        "5",
+    )
+    assert result.exit_code == 0, result.output
+    printed, written = json.loads(result.output), json.loads(out.read_text())
+    assert printed["summary"] == written["summary"]
+    assert "capped_rtp" in printed["summary"] and "bonus_rtp" in printed["summary"]
+    assert printed["stake"] == {"account": "LITE", "ante": 50.0, "bonus_bet": 5.0}
+
+
+def test_strategies_lists_the_shipped_ones():
+    result = run("strategies", "caribbean")
+    assert result.exit_code == 0
+    assert [line.split()[0] for line in result.output.splitlines()[1:]] == [
+        "ak-or-better",
+        "always-play",
+        "basic",
+        "pair-or-better",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "poker"], "unknown variant 'poker'"),
+        (["simulate", "oasis", "--strategy", "best"], "unknown strategy 'best' for oasis"),
+        (["simulate", "oasis", "--rounds", "0"], "the rounds must be at least 1"),
+        (["simulate", "oasis", "--rounds", "-5"], "the rounds must be at least 1"),
+        (["simulate", "oasis", "--rounds", "many"], "'many' is not a number of rounds"),
+        (["simulate", "oasis", "--rounds", "1.5"], "not a whole number"),
+        (["simulate", "oasis", "--account", "LITE"], "--account and --ante go together"),
+        (["simulate", "oasis", "--account", "GOLD", "--ante", "5"], "no account 'GOLD'"),
+        (["simulate", "oasis", "--threads", "64"], "--threads 64: this machine has"),
+        (["simulate", "oasis", "--out", "/no/such/dir/x.json"], "no such folder"),
+        (["strategies", "poker"], "unknown variant 'poker'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args, *(["--no-progress"] if args[0] == "simulate" else []))
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_strategy_for_another_variant(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('name = "x"\nvariant = "russian"\n[[first]]\naction = "fold"\n')
+    result = run("simulate", "oasis", "--strategy", str(path), "--no-progress")
+    assert result.exit_code == 2
+    assert "the strategy is for 'russian', not 'oasis'" in result.output

@@ -1,0 +1,311 @@
+import math
+
+import numpy as np
+import pytest
+
+from simulate import _engine as engine
+from simulate.categories import Category
+from simulate.simulation import Stake, _draw_fees, _key, run
+from simulate.strategy import load_strategy
+from simulate.variant import load_variant
+
+from .helpers import scaled
+from .reference_round import reference_round
+
+Z999 = 3.290526731491926  # two-sided 99.9%
+C52_5 = 2_598_960
+
+
+def test_same_seed_same_figures_whatever_threads_and_chunks():
+    for variant, strategy in [
+        ("caribbean", "pair-or-better"),
+        ("six-card", "basic"),
+        ("oasis", "basic"),
+    ]:
+        runs = [
+            run(variant, strategy, 30_000, seed=7, threads=1, chunk_blocks=1),
+            run(variant, strategy, 30_000, seed=7, threads=2, chunk_blocks=3),
+            run(variant, strategy, 30_000, seed=7, threads=2, chunk_blocks=100),
+        ]
+        for other in runs[1:]:
+            assert np.array_equal(runs[0].floats, other.floats)
+            assert np.array_equal(runs[0].ints, other.ints)
+            assert np.array_equal(runs[0].block_nets, other.block_nets)
+            assert runs[0].largest == other.largest
+
+
+def test_different_seeds_differ():
+    first = run("caribbean", "pair-or-better", 20_000, seed=1)
+    second = run("caribbean", "pair-or-better", 20_000, seed=2)
+    assert first.summary["net"] != second.summary["net"]
+    assert not np.array_equal(first.ints, second.ints)
+
+
+def test_rounds_are_counted_exactly():
+    result = run("caribbean", "always-play", 10_001, seed=3)  # not a whole number of blocks
+    assert result.summary["rounds"] == 10_001
+    assert result.outcomes["count"].sum() == 10_001
+    assert result.decisions.set_index("decision")["count"]["play"] == 10_001
+
+
+def within(simulated: float, exact: float, se: float) -> bool:
+    return abs(simulated - exact) <= Z999 * se
+
+
+def proportion_ok(count: int, n: int, p: float) -> bool:
+    return within(count / n, p, math.sqrt(p * (1 - p) / n))
+
+
+@pytest.mark.parametrize(
+    ("variant", "qualifying"),
+    [("caribbean", 1_463_700), ("oasis", 1_463_700), ("six-card", C52_5 - 1_302_540)],
+)
+def test_dealer_qualifies_as_often_as_exactly_known(variant, qualifying):
+    n = scaled(400_000)
+    result = run(variant, "always-play", n, seed=11)
+    outcomes = result.outcomes
+    qualified = outcomes[outcomes["outcome"] != "dealer does not qualify"]["count"].sum()
+    assert proportion_ok(int(qualified), n, qualifying / C52_5)
+
+
+def test_dealt_categories_as_often_as_exactly_known():
+    counts = {
+        Category.HIGH_CARD: 1_302_540,
+        Category.PAIR: 1_098_240,
+        Category.TWO_PAIR: 123_552,
+        Category.THREE_OF_A_KIND: 54_912,
+        Category.STRAIGHT: 10_200,
+        Category.FLUSH: 5_108,
+        Category.FULL_HOUSE: 3_744,
+    }
+    n = scaled(400_000)
+    result = run("caribbean", "always-play", n, seed=12)
+    by_category = result.outcomes.groupby("category")["count"].sum()
+    for category, count in counts.items():
+        assert proportion_ok(int(by_category.get(category.label, 0)), n, count / C52_5), category
+
+
+def test_bonus_rtp_matches_its_exact_value():
+    oasis = load_variant("oasis")
+    counts = {
+        Category.ROYAL_FLUSH: 4,
+        Category.STRAIGHT_FLUSH: 36,
+        Category.FOUR_OF_A_KIND: 624,
+        Category.FULL_HOUSE: 3_744,
+        Category.FLUSH: 5_108,
+        Category.STRAIGHT: 10_200,
+    }
+    winning = sum(counts.values())
+    exact = (
+        1 + (sum(oasis.bonus_pays[c] * n for c, n in counts.items()) - (C52_5 - winning)) / C52_5
+    )
+    n = scaled(1_000_000)
+    summary = run(oasis, "pair-or-better", n, seed=13).summary
+    assert within(summary["bonus_rtp"], exact, summary["bonus_standard_deviation"] / math.sqrt(n))
+
+
+def test_fold_everything_returns_nothing(tmp_path):
+    path = tmp_path / "fold.toml"
+    path.write_text('name = "fold"\nvariant = "caribbean"\n[[first]]\naction = "fold"\n')
+    result = run("caribbean", load_strategy(path, "caribbean"), 5_000, seed=1)
+    assert result.summary["rtp"] == 0 and result.summary["standard_deviation"] == 0
+
+
+STRATEGY_FILES = {
+    # every decision path: buy and replace, exchanges, forced BET, bought games by rules
+    "six-card-replace": (
+        "six-card",
+        """
+name = "replace-everything"
+variant = "six-card"
+buy_game_decision = "rules"
+[[first]]
+action = "play"
+at_least = "two-pair"
+[[first]]
+action = "buy"
+[[after_buy]]
+action = "replace"
+keep = "made"
+[[after_buy]]
+action = "replace"
+keep = "four-flush"
+[[after_buy]]
+action = "fold"
+[[after_draw]]
+action = "play"
+at_least = "pair"
+[[after_draw]]
+action = "fold"
+[[buy_game]]
+action = "buy"
+at_least = "pair"
+[[buy_game]]
+action = "decline"
+""",
+    ),
+    "classic-forced": (
+        "oasis-classic",
+        """
+name = "draw-everything"
+variant = "oasis-classic"
+[[first]]
+action = "play"
+at_least = "three-of-a-kind"
+[[first]]
+action = "exchange"
+keep = "pair"
+[[first]]
+action = "exchange"
+keep = "four-flush"
+[[first]]
+action = "exchange"
+keep = "highest 2"
+throw = 3
+upcard = "AKQ"
+[[first]]
+action = "exchange"
+keep = "none"
+[[after_draw]]
+action = "play"
+at_least = "pair"
+[[after_draw]]
+action = "fold"
+""",
+    ),
+    "russian-buy": (
+        "russian",
+        """
+name = "buy-or-draw"
+variant = "russian"
+buy_game_decision = "exact"
+[[first]]
+action = "play"
+at_least = "pair"
+[[first]]
+action = "buy"
+holds_any = "AK"
+[[first]]
+action = "exchange"
+keep = "highest 2"
+[[after_buy]]
+action = "play"
+at_least = "ace-king"
+[[after_buy]]
+action = "fold"
+[[after_draw]]
+action = "play"
+at_least = "ace-king"
+[[after_draw]]
+action = "fold"
+""",
+    ),
+}
+
+
+def strategies_to_check(tmp_path):
+    for name in ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]:
+        yield name, load_strategy("basic", name)
+    for label, (variant, text) in STRATEGY_FILES.items():
+        path = tmp_path / f"{label}.toml"
+        path.write_text(text)
+        yield variant, load_strategy(path, variant)
+
+
+def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
+    """Each round of the kernel, replayed in Python and settled by the public API."""
+    seen = set()
+    for variant_name, strategy in strategies_to_check(tmp_path):
+        variant = load_variant(variant_name)
+        v = variant.arrays()
+        fees, forced = _draw_fees(variant)
+        key = _key(5)
+        decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
+        hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
+        for index in range(scaled(600)):
+            state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
+            kernel = engine.play_round_jit(
+                v, strategy.rules, strategy.game_mode, fees, forced, state, decisions, hand, dealer
+            )
+            *expected, taken = reference_round(variant, strategy, key, index)
+            assert tuple(kernel) == pytest.approx(tuple(expected)), (variant_name, index, taken)
+            seen.update(f"{variant_name}: {t}" for t in taken)
+    for path in [
+        "six-card: buy",
+        "six-card: replace",
+        "six-card: bought game",
+        "six-card: declined game",
+        "oasis: exchange 1",
+        "oasis-classic: exchange 5",
+        "oasis-classic: exchange 3",
+        "oasis-classic: forced play",
+        "russian: buy",
+        "russian: bought game",
+        "six-card-125: exchange 1",
+        "six-card-125: bought game",
+        "russian: play after draw",
+        "russian: fold after draw",
+    ]:
+        assert path in seen, path
+
+
+def test_kernel_totals_equal_the_sum_of_rounds():
+    variant, strategy = load_variant("six-card"), load_strategy("basic", "six-card")
+    result = run(variant, strategy, 3_000, seed=9)
+    fees, forced = _draw_fees(variant)
+    key, v = _key(9), variant.arrays()
+    decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
+    hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
+    nets, wagers = [], []
+    for index in range(3_000):
+        state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
+        won, lost, *_, wager = engine.play_round_jit(
+            v, strategy.rules, strategy.game_mode, fees, forced, state, decisions, hand, dealer
+        )
+        nets.append(won - lost)
+        wagers.append(wager)
+    assert result.summary["net"] == pytest.approx(sum(nets))
+    assert result.summary["total_wagered"] == pytest.approx(sum(wagers))
+    assert result.summary["largest_win"] == max(nets)
+    assert result.summary["standard_deviation"] == pytest.approx(np.std(nets, ddof=1))
+    counts = result.decisions.set_index("decision")["count"]
+    assert counts.sum() == decisions.sum()
+
+
+def test_capped_rtp_with_a_stake():
+    capped = run("oasis", "basic", 20_000, seed=4, stake=Stake("LITE", 50, 5)).summary
+    free = run("oasis", "basic", 20_000, seed=4, stake=Stake("VIP", 50, 5)).summary
+    assert capped["capped_rtp"] <= free["capped_rtp"]
+    assert capped["rtp"] == free["rtp"]  # the uncapped main game is the same rounds
+
+
+def test_convergence_ends_at_the_final_rtp():
+    result = run("caribbean", "basic", 50_000, seed=2)
+    curve = result.convergence(points=10)
+    assert len(curve) == 10 and curve["rounds"].iloc[-1] == 50_000
+    assert curve["rtp"].iloc[-1] == pytest.approx(result.summary["rtp"])
+
+
+def test_json_records_what_reproduces_the_run():
+    data = run("oasis", "basic", 5_000, seed=21).to_json()
+    assert data["seed"] == 21 and data["rounds_asked"] == 5_000
+    assert data["variant"]["name"] == "oasis" and data["variant"]["rules"]["bet_pays"]
+    assert data["strategy"]["name"] == "basic" and len(data["strategy"]["rules_hash"]) == 64
+    assert data["software"]["studsim"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(rounds=0), "positive whole number"),
+        (dict(rounds=-5), "positive whole number"),
+        (dict(rounds=2.5), "positive whole number"),
+        (dict(strategy="nope"), "unknown strategy 'nope' for oasis"),
+        (dict(stake=Stake("GOLD", 5)), "no account 'GOLD'"),
+        (dict(stake=Stake("LITE", 500)), "outside LITE's limits"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    arguments = {"variant": "oasis", "strategy": "basic", "rounds": 1000} | kwargs
+    with pytest.raises(ValueError, match=message):
+        run(**arguments)

@@ -1,0 +1,212 @@
+import numpy as np
+import pytest
+
+from simulate import _strategy as k
+from simulate.cards import parse_cards
+from simulate.strategy import StrategyError, load_strategy, strategy_names
+
+VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
+
+
+def cards(text):
+    return parse_cards(text).astype(np.int64)
+
+
+def test_every_variant_ships_basic_and_reference_strategies():
+    for variant in VARIANTS:
+        names = strategy_names(variant)
+        assert {"basic", "always-play", "pair-or-better"} <= set(names)
+        for name in names:
+            assert load_strategy(name, variant).variant == variant
+    assert "ak-or-better" in strategy_names("caribbean")
+
+
+@pytest.mark.parametrize(
+    ("hand", "draws"),
+    [
+        ("2h 7h 9h Kh 3c", {"four-flush"}),
+        ("5c 6d 7h 8s Kc", {"four-straight", "open-straight"}),
+        ("5c 6d 8h 9s Kc", {"four-straight", "inside-straight"}),
+        ("Ac 2d 3h 4s 9c", {"four-straight", "inside-straight"}),  # A-2-3-4: one end only
+        ("Jc Qd Kh As 4c", {"four-straight", "inside-straight"}),  # J-Q-K-A: one end only
+        ("2c 3d 4h 5s 9c", {"four-straight", "open-straight"}),  # A or 6
+        (
+            "5h 6h 7h 8h Kc",
+            {"four-flush", "four-straight", "open-straight", "four-straight-flush"},
+        ),
+        (
+            "5h 6h 8h 9h Kc",
+            {"four-flush", "four-straight", "inside-straight", "four-straight-flush"},
+        ),
+        ("2h 7h 9h Kh 3h", set()),  # a made flush is no draw
+        ("5c 6d 7h 8s 9c", set()),  # a made straight is no draw
+        ("2c 7d 9h Kh 3s", set()),
+    ],
+)
+def test_draws(hand, draws):
+    bits = k.draws_jit(cards(hand))
+    names = {
+        "four-flush": k.FOUR_FLUSH,
+        "four-straight": k.FOUR_STRAIGHT,
+        "open-straight": k.OPEN_STRAIGHT,
+        "inside-straight": k.INSIDE_STRAIGHT,
+        "four-straight-flush": k.FOUR_STRAIGHT_FLUSH,
+    }
+    assert {name for name, bit in names.items() if bits & bit} == draws
+
+
+@pytest.mark.parametrize(
+    ("hand", "keep", "count", "kept"),
+    [
+        ("9c 9d Kh 4s 2c", k.KEEP_PAIR, 0, "9c 9d"),
+        ("9c 9d Kh Ks 2c", k.KEEP_PAIR, 0, "Kh Ks"),
+        ("9c 9d Kh Ks 2c", k.KEEP_TWO_PAIR, 0, "9c 9d Kh Ks"),
+        ("9c 9d 9h Ks 2c", k.KEEP_TRIPS, 0, "9c 9d 9h"),
+        ("2h 7h 9h Kh 3c", k.KEEP_FOUR_FLUSH, 0, "2h 7h 9h Kh"),
+        ("5c 6d 7h 8s Kc", k.KEEP_FOUR_STRAIGHT, 0, "5c 6d 7h 8s"),
+        ("5c 6d 6h 8s 9c", k.KEEP_FOUR_STRAIGHT, 0, "5c 6d 8s 9c"),
+        ("Ac 2d 3h 4s 9c", k.KEEP_FOUR_STRAIGHT, 0, "Ac 2d 3h 4s"),
+        ("5h 6h 8h 9h 7c", k.KEEP_BEST_FIVE, 0, "5h 6h 8h 9h 7c"),
+        ("5h 6h 8h 9h Kc", k.KEEP_FOUR_STRAIGHT_FLUSH, 0, "5h 6h 8h 9h"),
+        ("Ah 6d 8h Kc 2s", k.KEEP_ACE_KING, 0, "Ah Kc"),
+        ("Ah 6d 8h Kc 2s", k.KEEP_HIGHEST, 3, "Ah 8h Kc"),
+        ("Ah 6d 8h Kc 2s", k.KEEP_NONE, 0, ""),
+        ("9c 9d Kh 4s 2c", k.KEEP_MADE, 0, "9c 9d"),
+        ("9c 9d 9h 4s 4c", k.KEEP_MADE, 0, "9c 9d 9h 4s 4c"),
+        ("Qc Qd Qh Qs 8c 8d", k.KEEP_BEST_FIVE, 0, "Qc Qd Qh Qs 8d"),
+    ],
+)
+def test_keep_patterns(hand, keep, count, kept):
+    held = cards(hand)
+    mask = k.keep_mask_jit(held, keep, count)
+    kept_cards = [card for i, card in enumerate(held) if mask >> i & 1]
+    assert sorted(kept_cards) == sorted(parse_cards(kept).tolist() if kept else [])
+
+
+def test_missing_pattern_is_minus_one():
+    assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_PAIR, 0) == -1
+    assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_FOUR_FLUSH, 0) == -1
+
+
+def test_first_matching_rule_decides(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("""
+name = "s"
+variant = "oasis"
+[[first]]
+action = "play"
+at_least = "Ac Kd Jh 8s 3c"
+upcard_matches = true
+[[first]]
+action = "exchange"
+keep = "four-flush"
+[[first]]
+action = "play"
+upcard = "23456"
+holds = "A"
+[[first]]
+action = "fold"
+[[after_draw]]
+action = "fold"
+""")
+    rules = load_strategy(path, "oasis").rules
+    up = int(parse_cards("Kc")[0])
+    assert k.decide_jit(rules, k.FIRST, cards("Ah Kd Jh 8s 3c"), up)[0] == k.PLAY
+    assert k.decide_jit(rules, k.FIRST, cards("Ah Qd Jh 8s 3c"), up)[0] == k.FOLD
+    action, kept = k.decide_jit(rules, k.FIRST, cards("Ah 2h Jh 8h 3c"), up)
+    assert action == k.EXCHANGE and kept == 0b01111
+    low = int(parse_cards("4d")[0])
+    assert k.decide_jit(rules, k.FIRST, cards("Ah Qd Jh 8s 3c"), low)[0] == k.PLAY
+
+
+def strategy_file(tmp_path, text):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "message"),
+    [
+        (
+            "oasis",
+            'name = "x"\nvariant = "russian"\n[[first]]\naction = "fold"\n',
+            "variant: the strategy is for 'russian', not 'oasis'",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "fold"\nat_least = "pair"\n',
+            "first rule 1.action: the last rule must have no condition",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "buy"\n',
+            "first rule 1.action: oasis offers no buy",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "raise"\n',
+            "first rule 1.action: must be one of fold, play, buy, exchange here",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "play"\nat_leest = "pair"\n'
+            '[[first]]\naction = "fold"\n',
+            "first rule 1.at_leest: unknown key",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "exchange"\nkeep = "pair"\n'
+            '[[first]]\naction = "fold"\n[[after_draw]]\naction = "play"\n',
+            "first rule 1.keep: exchanges 3 cards; oasis offers 1, 2",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "exchange"\n'
+            'keep = "four-flush"\n[[first]]\naction = "fold"\n',
+            "after_draw: missing",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "play"\ndraw = "flush"\n'
+            '[[first]]\naction = "fold"\n',
+            "first rule 1.draw: 'flush' is not one of",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "play"\nholds = "AX"\n'
+            '[[first]]\naction = "fold"\n',
+            "first rule 1.holds: 'X' is not a rank",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "play"\nat_least = "AK"\n'
+            '[[first]]\naction = "fold"\n',
+            "first rule 1.at_least: neither a category nor five cards",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\nbuy_game_decision = "exact"\n[[first]]\n'
+            'action = "fold"\n',
+            "buy_game_decision: oasis offers no buying the dealer a game",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "fold"\n[[after_draw]]\n'
+            'action = "fold"\n',
+            "after_draw: never reached",
+        ),
+        ("oasis", 'name = "x"\nvariant = "oasis"\n', "first: missing"),
+        ("oasis", 'name = "x"\nvariant = "oasis"\nfirst = 3\n', "first: must be a list of rules"),
+    ],
+)
+def test_strategy_validation_names_the_rule(tmp_path, variant, text, message):
+    path = strategy_file(tmp_path, text)
+    with pytest.raises(StrategyError) as error:
+        load_strategy(path, variant)
+    assert message in str(error.value) and str(error.value).startswith(str(path))
+
+
+def test_unknown_strategy():
+    with pytest.raises(StrategyError, match=r"unknown strategy 'best' for oasis \(known: "):
+        load_strategy("best", "oasis")
