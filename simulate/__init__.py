@@ -7,4 +7,17 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__"]
+from .simulation import SimulationResult, Stake, run
+from .strategy import load_strategy, strategy_names
+from .variant import load_variant, variant_names
+
+__all__ = [
+    "SimulationResult",
+    "Stake",
+    "__version__",
+    "load_strategy",
+    "load_variant",
+    "run",
+    "strategy_names",
+    "variant_names",
+]

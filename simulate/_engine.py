@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._settlement import FOLD as FOLD_OUTCOME
 from ._settlement import (
     bet_multiple_jit,
     bonus_multiple_jit,
@@ -135,14 +136,14 @@ def _exact_game_gain(v, value, multiple, dealer, discard, used, fees):
 
 
 @njit(cache=True)
-def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer):
+def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer, used):
     """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
 
     ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
-    decisions taken; ``hand`` (6) and ``dealer`` (5) are scratch space.
+    decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
     """
-    used = np.zeros(1, dtype=np.int64)
+    used[0] = 0
     for i in range(5):
         hand[i] = draw_card_jit(state, used)
     for i in range(5):
@@ -183,11 +184,15 @@ def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, han
         decisions[D_PLAY] += 1
     final = hand[:n]
     value = hand_value_jit(final)
+    category = category_jit(value, v.ace_king)
+    wager = 1.0 + fees + (0.0 if folded else v.bet)
+    if folded:
+        return 0.0, fees + 1.0, FOLD_OUTCOME, category, bonus, wager
     dealer_value = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
     bought = False
     after = dealer_value
     multiple = 0.0
-    if not folded and dealer_value < v.qualifier and not np.isnan(v.game_fee):
+    if dealer_value < v.qualifier and not np.isnan(v.game_fee):
         if game_mode == GAME_EXACT:
             discard = dealer_discard_jit(v, dealer)
             multiple = bet_multiple_jit(v, final, value)
@@ -200,11 +205,9 @@ def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, han
                 discard = dealer_discard_jit(v, dealer)
             dealer[discard] = draw_card_jit(state, used)
             after = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
-    if not folded and value > after and multiple == 0.0:
+    if value > after and multiple == 0.0:
         multiple = bet_multiple_jit(v, final, value)
-    won, lost, outcome = settle_jit(v, value, multiple, folded, fees, dealer_value, bought, after)
-    category = category_jit(value, v.ace_king)
-    wager = 1.0 + fees + (0.0 if folded else v.bet)
+    won, lost, outcome = settle_jit(v, value, multiple, False, fees, dealer_value, bought, after)
     if bought and not v.game_fee_is_ante:
         wager += v.game_fee
     return won, lost, outcome, category, bonus, wager
@@ -226,13 +229,14 @@ def play_blocks_jit(
         decisions = np.zeros(DECISIONS, dtype=np.int64)
         hand = np.empty(6, dtype=np.int64)
         dealer = np.empty(5, dtype=np.int64)
+        used = np.zeros(1, dtype=np.int64)
         out_f = floats[row]
         out_i = ints[row]
         best = -np.inf
         for index in range(start, stop):
             state[0] = round_state_jit(key, index)
             won, lost, outcome, category, bonus, wager = play_round_jit(
-                v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer
+                v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer, used
             )
             net = won - lost
             out_f[NET] += net

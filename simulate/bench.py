@@ -19,7 +19,7 @@ from . import __version__
 from .cards import format_card, random_hands
 from .evaluator import count_categories, evaluate
 
-__all__ = ["bench_eval", "format_eval_report"]
+__all__ = ["bench_eval", "bench_simulate", "format_eval_report", "format_simulate_report"]
 
 _FIRST_VALUE = """
 import time
@@ -182,5 +182,128 @@ def format_eval_report(result: dict) -> str:
         f"{result['warm_start_s']:.4f} s",
         "",
         f"ratios: studsim on 1 thread / each library; {result['note']}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _eval7_caribbean_loop(rounds: int, seed: int) -> float:
+    """Rounds per second of Caribbean Stud, pair-or-better, as a Python user would write it."""
+    import random
+
+    import eval7
+
+    deck = [eval7.Card(format_card(card)) for card in range(52)]
+    pair = eval7.evaluate([deck[c] for c in (0, 1, 6, 10, 14)])  # the lowest pair, 2-2-3-4-5
+    ak = eval7.evaluate([deck[c] for c in (0, 4, 8, 44, 48)])  # the lowest ace-king, A-K-4-3-2
+    pays = {
+        "Pair": 1,
+        "Two Pair": 2,
+        "Trips": 3,
+        "Straight": 4,
+        "Flush": 5,
+        "Full House": 7,
+        "Quads": 20,
+        "Straight Flush": 50,
+    }
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    net = 0.0
+    for _ in range(rounds):
+        cards = rng.sample(deck, 10)
+        player = eval7.evaluate(cards[:5])
+        if player < pair:
+            net -= 1
+            continue
+        dealer = eval7.evaluate(cards[5:])
+        if dealer < ak:
+            net += 1
+        elif player > dealer:
+            kind = eval7.handtype(player)
+            royal = kind == "Straight Flush" and player == eval7.evaluate(
+                [deck[c] for c in (32, 36, 40, 44, 48)]
+            )
+            net += 1 + 2 * (100 if royal else pays[kind])
+        elif player < dealer:
+            net -= 3
+    return rounds / (time.perf_counter() - start)
+
+
+def bench_simulate(rounds: int = 4_000_000, python_rounds: int = 100_000, seed: int = 1) -> dict:
+    """Rounds per second of each variant's basic strategy, and of Caribbean Stud with
+    pair-or-better beside a plain Python loop over eval7."""
+    from .simulation import run
+    from .variant import variant_names
+
+    threads = numba.config.NUMBA_NUM_THREADS
+    cases = [("caribbean", "pair-or-better")] + [(name, "basic") for name in variant_names()]
+    rows = []
+    for variant, strategy in cases:
+        run(variant, strategy, 10_000, seed=seed)  # compile or load the kernels first
+        row = {"variant": variant, "strategy": strategy}
+        for count in sorted({1, threads}):
+            start = time.perf_counter()
+            result = run(variant, strategy, rounds, seed=seed, threads=count)
+            row[f"rounds_per_s_{count}_threads"] = rounds / (time.perf_counter() - start)
+        row["rtp"] = result.summary["rtp"]
+        rows.append(row)
+    python_rate = _eval7_caribbean_loop(python_rounds, seed)
+    studsim_rate = rows[0][f"rounds_per_s_{threads}_threads"]
+    return {
+        "benchmark": "simulate",
+        "software": {
+            "studsim": __version__,
+            "numba": numba.__version__,
+            "eval7": _package_version("eval7"),
+        },
+        "machine": {
+            "cpus": os.cpu_count(),
+            "numba_threads": threads,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seed": seed,
+        "rounds": rounds,
+        "rows": rows,
+        "python_eval7_caribbean": {"rounds": python_rounds, "rounds_per_s": python_rate},
+        "studsim_over_python": studsim_rate / python_rate,
+        "targets": {
+            "caribbean pair-or-better, all threads >= 10,000,000 rounds/s": studsim_rate >= 10e6,
+            "every basic strategy, all threads >= 1,000,000 rounds/s": all(
+                row[f"rounds_per_s_{threads}_threads"] >= 1e6 for row in rows[1:]
+            ),
+        },
+    }
+
+
+def format_simulate_report(result: dict) -> str:
+    """The simulation benchmark as aligned text."""
+    threads = result["machine"]["numba_threads"]
+    counts = sorted({1, threads})
+    lines = [
+        f"studsim {result['software']['studsim']} simulate benchmark, {result['date']}, "
+        f"{result['machine']['cpus']} CPUs, {result['rounds']:,} rounds a run, "
+        f"seed {result['seed']}",
+        "",
+        f"{'variant':<14} {'strategy':<15}"
+        + "".join(f" {f'rounds/s, {c} thread' + ('s' if c > 1 else ''):>22}" for c in counts)
+        + f" {'rtp':>10}",
+    ]
+    for row in result["rows"]:
+        lines.append(
+            f"{row['variant']:<14} {row['strategy']:<15}"
+            + "".join(f" {row[f'rounds_per_s_{c}_threads']:>22,.0f}" for c in counts)
+            + f" {row['rtp']:>10.6f}"
+        )
+    python = result["python_eval7_caribbean"]
+    lines += [
+        "",
+        f"caribbean pair-or-better as a plain Python loop over eval7: "
+        f"{python['rounds_per_s']:,.0f} rounds/s ({python['rounds']:,} rounds); "
+        f"studsim on {threads} threads is {result['studsim_over_python']:,.1f}x faster",
+        "",
+    ]
+    lines += [
+        f"target {name}: {'met' if met else 'NOT met'}" for name, met in result["targets"].items()
     ]
     return "\n".join(lines) + "\n"

@@ -344,10 +344,33 @@ def bench_eval_command(hands, peer_hands, seed, repeats, out_dir, as_json) -> No
     from .bench import bench_eval, format_eval_report
 
     result = bench_eval(hands, min(peer_hands, hands), seed, repeats)
-    text = format_eval_report(result)
+    _write_benchmark(out_dir, "eval", result, format_eval_report(result), as_json)
+
+
+@bench.command("simulate")
+@click.option("--rounds", default="4M", show_default=True, type=RoundCount())
+@click.option("--python-rounds", default="100k", show_default=True, type=RoundCount())
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option(
+    "--out-dir",
+    default="results/benchmarks",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where simulate.json and .txt are written.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def bench_simulate_command(rounds, python_rounds, seed, out_dir, as_json) -> None:
+    """Rounds per second of every variant, beside a plain Python loop over eval7."""
+    from .bench import bench_simulate, format_simulate_report
+
+    result = bench_simulate(rounds, python_rounds, seed)
+    _write_benchmark(out_dir, "simulate", result, format_simulate_report(result), as_json)
+
+
+def _write_benchmark(out_dir: str, name: str, result: dict, text: str, as_json: bool) -> None:
     try:
-        write_json(Path(out_dir) / "eval.json", result)
-        write_atomic(Path(out_dir) / "eval.txt", text)
+        write_json(Path(out_dir) / f"{name}.json", result)
+        write_atomic(Path(out_dir) / f"{name}.txt", text)
     except OSError as error:
         raise InputError(f"cannot write to {out_dir}: {error.strerror}") from None
     if as_json:

@@ -222,10 +222,20 @@ def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
         key = _key(5)
         decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
         hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
+        used = np.zeros(1, dtype=np.int64)
         for index in range(scaled(600)):
             state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
             kernel = engine.play_round_jit(
-                v, strategy.rules, strategy.game_mode, fees, forced, state, decisions, hand, dealer
+                v,
+                strategy.rules,
+                strategy.game_mode,
+                fees,
+                forced,
+                state,
+                decisions,
+                hand,
+                dealer,
+                used,
             )
             *expected, taken = reference_round(variant, strategy, key, index)
             assert tuple(kernel) == pytest.approx(tuple(expected)), (variant_name, index, taken)
@@ -256,11 +266,21 @@ def test_kernel_totals_equal_the_sum_of_rounds():
     key, v = _key(9), variant.arrays()
     decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
     hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
     nets, wagers = [], []
     for index in range(3_000):
         state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
         won, lost, *_, wager = engine.play_round_jit(
-            v, strategy.rules, strategy.game_mode, fees, forced, state, decisions, hand, dealer
+            v,
+            strategy.rules,
+            strategy.game_mode,
+            fees,
+            forced,
+            state,
+            decisions,
+            hand,
+            dealer,
+            used,
         )
         nets.append(won - lost)
         wagers.append(wager)
