@@ -58,3 +58,27 @@ def test_bench_eval_unwritable_out_dir(tmp_path):
     )
     assert result.exit_code == 2
     assert "cannot write" in result.output and "Traceback" not in result.output
+
+
+def test_bench_simulate_writes_and_prints(tmp_path):
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "simulate",
+            "--rounds",
+            "8192",
+            "--python-rounds",
+            "500",
+            "--out-dir",
+            str(tmp_path),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert printed == json.loads((tmp_path / "simulate.json").read_text())
+    assert [row["variant"] for row in printed["rows"]][:2] == ["caribbean", "caribbean"]
+    assert all(row["rounds_per_s_1_threads"] > 0 for row in printed["rows"])
+    assert printed["python_eval7_caribbean"]["rounds_per_s"] > 0
+    assert "plain Python loop over eval7" in (tmp_path / "simulate.txt").read_text()
