@@ -1,0 +1,393 @@
+"""numba kernels of the exact engine: the dealer's hands counted by inclusion-exclusion.
+
+For every set T of 1 to 4 cards, ``values[k][rank(T)]`` lists (sorted) the
+values of all five-card hands that contain T, so how many of them are below
+a value is one binary search. The dealer's hand is his upcard ``u`` and four
+of the cards the player has not seen; the hands that avoid the player's
+dead cards X (his cards, discards and draws) are counted as
+
+    sum over S in X, |S| <= 4, of (-1)^|S| * #(hands containing {u} + S),
+
+so a situation costs at most a few hundred binary searches instead of
+163,185 evaluations.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from math import comb
+
+import numpy as np
+from numba import njit, prange
+
+from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._settlement import bet_multiple_jit
+from ._strategy import FIRST, PLAY, decide_jit
+from ._tables import cache_dir
+
+EXACT_TABLE_VERSION = 1
+# C(n, k) for n < 53, k < 6, for colex ranks of card sets
+BINOMIAL = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
+LIST_LENGTH = np.array([0] + [comb(52 - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
+
+
+@njit(cache=True)
+def set_rank_jit(cards, size):
+    """Colex rank of ``size`` distinct cards given in increasing order."""
+    rank = 0
+    for i in range(size):
+        rank += BINOMIAL[cards[i], i + 1]
+    return rank
+
+
+@njit(cache=True)
+def _fill_value_lists(v1, v2, v3, v4):
+    """Each list gets the value of every five-card hand containing its set, unsorted."""
+    fill1 = np.zeros(v1.shape[0], dtype=np.int64)
+    fill2 = np.zeros(v2.shape[0], dtype=np.int64)
+    fill3 = np.zeros(v3.shape[0], dtype=np.int64)
+    fill4 = np.zeros(v4.shape[0], dtype=np.int64)
+    hand = np.zeros(5, dtype=np.int64)
+    subset = np.zeros(4, dtype=np.int64)
+    for a in range(52):
+        for b in range(a + 1, 52):
+            for c in range(b + 1, 52):
+                for d in range(c + 1, 52):
+                    for e in range(d + 1, 52):
+                        hand[0], hand[1], hand[2], hand[3], hand[4] = a, b, c, d, e
+                        value = value5_jit(a, b, c, d, e)
+                        for mask in range(1, 31):  # every proper subset but the empty one
+                            size = 0
+                            for i in range(5):
+                                if (mask >> i) & 1:
+                                    subset[size] = hand[i]
+                                    size += 1
+                            if size > 4:
+                                continue
+                            rank = set_rank_jit(subset, size)
+                            if size == 1:
+                                v1[rank, fill1[rank]] = value
+                                fill1[rank] += 1
+                            elif size == 2:
+                                v2[rank, fill2[rank]] = value
+                                fill2[rank] += 1
+                            elif size == 3:
+                                v3[rank, fill3[rank]] = value
+                                fill3[rank] += 1
+                            else:
+                                v4[rank, fill4[rank]] = value
+                                fill4[rank] += 1
+
+
+@njit(cache=True, parallel=True)
+def _sort_rows(values):
+    for row in prange(values.shape[0]):
+        values[row] = np.sort(values[row])
+
+
+def build_value_lists() -> tuple[np.ndarray, ...]:
+    """The sorted value lists for sets of 1, 2, 3 and 4 cards (about 150 MB)."""
+    lists = tuple(
+        np.zeros((comb(52, k), comb(52 - k, 5 - k)), dtype=np.uint16) for k in range(1, 5)
+    )
+    _fill_value_lists(*lists)
+    for values in lists:
+        _sort_rows(values)
+    return lists
+
+
+def load_value_lists() -> tuple[np.ndarray, ...]:
+    """The value lists, from the disk cache when there (built and saved on first use)."""
+    path = cache_dir() / f"exact-values-v{EXACT_TABLE_VERSION}.npz"
+    try:
+        with np.load(path) as saved:
+            return tuple(saved[f"size{k}"] for k in range(1, 5))
+    except (OSError, ValueError, KeyError):
+        pass
+    lists = build_value_lists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
+            np.savez(tmp, **{f"size{k}": values for k, values in enumerate(lists, start=1)})
+        os.replace(tmp.name, path)
+    except OSError:
+        pass
+    return lists
+
+
+@njit(cache=True)
+def _count_below(values, x):
+    """How many of the sorted ``values`` are below ``x``."""
+    low, high = 0, values.shape[0]
+    while low < high:
+        middle = (low + high) >> 1
+        if values[middle] < x:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@njit(cache=True)
+def dealer_counts_jit(lists, upcard, dead, n_dead, thresholds, out):
+    """Count the dealer's hands (``upcard`` + 4 cards outside ``dead[:n_dead]``) below
+    each threshold value: ``out[i]`` for ``thresholds[i]``; ``out[-1]``: all of them."""
+    v1, v2, v3, v4 = lists
+    out[:] = 0
+    chosen = np.empty(5, dtype=np.int64)
+    ordered = np.empty(5, dtype=np.int64)
+    n_thresholds = thresholds.shape[0]
+    for mask in range(1 << n_dead):
+        size = 0
+        for i in range(n_dead):
+            if (mask >> i) & 1:
+                if size == 4:
+                    size = 5
+                    break
+                chosen[size] = dead[i]
+                size += 1
+        if size > 4:
+            continue
+        # the set {upcard} + chosen, in increasing order
+        k = 0
+        placed = False
+        for i in range(size):
+            if not placed and upcard < chosen[i]:
+                ordered[k] = upcard
+                k += 1
+                placed = True
+            ordered[k] = chosen[i]
+            k += 1
+        if not placed:
+            ordered[k] = upcard
+            k += 1
+        sign = -1 if size % 2 else 1
+        rank = set_rank_jit(ordered, k)
+        if k == 5:
+            value = value5_jit(ordered[0], ordered[1], ordered[2], ordered[3], ordered[4])
+            for t in range(n_thresholds):
+                if value < thresholds[t]:
+                    out[t] += sign
+            out[n_thresholds] += sign
+            continue
+        values = v1[rank] if k == 1 else v2[rank] if k == 2 else v3[rank] if k == 3 else v4[rank]
+        for t in range(n_thresholds):
+            out[t] += sign * _count_below(values, thresholds[t])
+        out[n_thresholds] += sign * values.shape[0]
+
+
+@njit(cache=True)
+def play_ev_jit(v, lists, final, value, multiple, upcard, dead, n_dead):
+    """Exact EV, in antes, of betting ``final`` (value ``value``, BET paying ``multiple``)
+    against the dealer's upcard and four cards outside ``dead[:n_dead]``.
+
+    The dealer's game is never bought here. Returns (ev, total, no_qualify, win, push, loss).
+    """
+    thresholds = np.empty(3, dtype=np.int64)
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    counts = np.empty(4, dtype=np.int64)
+    dealer_counts_jit(lists, upcard, dead, n_dead, thresholds, counts)
+    no_qualify, total = counts[0], counts[3]
+    if value < v.qualifier:
+        win, push = 0, 0
+    else:
+        win, push = counts[1] - no_qualify, counts[2] - counts[1]
+    loss = total - no_qualify - win - push
+    won = no_qualify * v.ante_pays_no_qualify + win * (v.ante_pays + v.bet * multiple)
+    ev = (won - loss * (1.0 + v.bet)) / total
+    return ev, total, no_qualify, win, push, loss
+
+
+@njit(cache=True)
+def _suit_permutations():
+    perms = np.empty((24, 4), dtype=np.int64)
+    n = 0
+    for a in range(4):
+        for b in range(4):
+            for c in range(4):
+                for d in range(4):
+                    if a != b and a != c and a != d and b != c and b != d and c != d:
+                        perms[n, 0], perms[n, 1], perms[n, 2], perms[n, 3] = a, b, c, d
+                        n += 1
+    return perms
+
+
+@njit(cache=True)
+def canonical_hands_jit():
+    """One hand of each class of five-card hands under relabelling of suits (the class's
+    smallest colex rank), and the size of each class."""
+    perms = _suit_permutations()
+    reps = np.empty((2_598_960, 5), dtype=np.int64)
+    weights = np.empty(2_598_960, dtype=np.int64)
+    hand = np.empty(5, dtype=np.int64)
+    image = np.empty(5, dtype=np.int64)
+    ranks = np.empty(24, dtype=np.int64)
+    n = 0
+    for a in range(52):
+        for b in range(a + 1, 52):
+            for c in range(b + 1, 52):
+                for d in range(c + 1, 52):
+                    for e in range(d + 1, 52):
+                        hand[0], hand[1], hand[2], hand[3], hand[4] = a, b, c, d, e
+                        own = set_rank_jit(hand, 5)
+                        smallest = own
+                        for p in range(24):
+                            for i in range(5):  # relabel, then insertion-sort
+                                card = (hand[i] & ~3) | perms[p, hand[i] & 3]
+                                j = i
+                                while j > 0 and image[j - 1] > card:
+                                    image[j] = image[j - 1]
+                                    j -= 1
+                                image[j] = card
+                            ranks[p] = set_rank_jit(image, 5)
+                            smallest = min(smallest, ranks[p])
+                        if smallest == own:
+                            reps[n] = hand
+                            ranks.sort()
+                            distinct = 1
+                            for p in range(1, 24):
+                                distinct += ranks[p] != ranks[p - 1]
+                            weights[n] = distinct
+                            n += 1
+    return reps[:n].copy(), weights[:n].copy()
+
+
+# outcome cells of the full-game table: outcome x category
+CELL_FOLD, CELL_NO_QUALIFY, CELL_WIN, CELL_PUSH, CELL_LOSS = range(5)
+
+
+@njit(cache=True, parallel=True)
+def full_game_jit(v, lists, reps, rules, optimal, counts, win_net, win_net2, plays):
+    """Weigh every deal of the (representative) player hands against every upcard and
+    dealer hand, the player folding or betting on his five cards.
+
+    ``optimal``: bet exactly when that is worth more than folding; else the first
+    decision of ``rules``. Per representative row: ``counts`` (outcome x category,
+    deals), the net won on winning deals and its square, and which upcards he bets on.
+    """
+    for row in prange(reps.shape[0]):
+        hand = reps[row]
+        value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        category = category_jit(value, v.ace_king)
+        multiple = bet_multiple_jit(v, hand, value)
+        win_amount = v.ante_pays + v.bet * multiple
+        dead = np.sort(hand)
+        for upcard in range(52):
+            if (
+                upcard == hand[0]
+                or upcard == hand[1]
+                or upcard == hand[2]
+                or (upcard == hand[3] or upcard == hand[4])
+            ):
+                continue
+            ev, total, no_qualify, win, push, loss = play_ev_jit(
+                v, lists, hand, value, multiple, upcard, dead, 5
+            )
+            play = ev > -1.0 if optimal else decide_jit(rules, FIRST, hand, upcard)[0] == PLAY
+            if not play:
+                counts[row, CELL_FOLD * 11 + category] += total
+                continue
+            plays[row, upcard] = True
+            counts[row, CELL_NO_QUALIFY * 11 + category] += no_qualify
+            counts[row, CELL_WIN * 11 + category] += win
+            counts[row, CELL_PUSH * 11 + category] += push
+            counts[row, CELL_LOSS * 11 + category] += loss
+            win_net[row] += win * win_amount
+            win_net2[row] += win * win_amount * win_amount
+
+
+@njit(cache=True)
+def after_draw_ev_jit(v, lists, final, upcard, dead, n_dead, forced):
+    """EV of a hand after a draw: the better of folding and betting (betting if forced)."""
+    value = hand_value_jit(final)
+    multiple = bet_multiple_jit(v, final, value)
+    ev = play_ev_jit(v, lists, final, value, multiple, upcard, dead, n_dead)[0]
+    return ev if forced else max(-1.0, ev)
+
+
+@njit(cache=True)
+def _unseen(cards, upcard):
+    """The 52 cards less ``cards`` and the upcard, increasing."""
+    out = np.empty(52, dtype=np.int64)
+    n = 0
+    for card in range(52):
+        if card != upcard and not np.any(cards == card):
+            out[n] = card
+            n += 1
+    return out[:n]
+
+
+@njit(cache=True, parallel=True)
+def exchange_ev_jit(v, lists, hand, keep_mask, upcard, forced):
+    """EV, fees aside, of throwing the cards of ``hand`` outside ``keep_mask`` and drawing
+    as many from the cards the player has not seen; every draw enumerated."""
+    unseen = _unseen(hand, upcard)
+    n_hand = hand.shape[0]
+    thrown = np.empty(n_hand, dtype=np.int64)
+    k = 0
+    for i in range(n_hand):
+        if not (keep_mask >> i) & 1:
+            thrown[k] = i
+            k += 1
+    m = unseen.shape[0]
+    total = 0.0
+    count = 0
+    for first in prange(m):
+        final = hand.copy()
+        dead = np.empty(n_hand + k, dtype=np.int64)
+        dead[:n_hand] = hand
+        picks = np.empty(k, dtype=np.int64)
+        picks[0] = first
+        for j in range(1, k):
+            picks[j] = first + j
+        if k > 0 and picks[k - 1] >= m:
+            continue
+        while True:
+            for j in range(k):
+                final[thrown[j]] = unseen[picks[j]]
+                dead[n_hand + j] = unseen[picks[j]]
+            total += after_draw_ev_jit(v, lists, final, upcard, np.sort(dead), n_hand + k, forced)
+            count += 1
+            j = k - 1  # the next combination with the same first card
+            while j >= 1 and picks[j] == m - k + j:
+                j -= 1
+            if j < 1:
+                break
+            picks[j] += 1
+            for i in range(j + 1, k):
+                picks[i] = picks[i - 1] + 1
+    return total / count
+
+
+@njit(cache=True, parallel=True)
+def buy_ev_jit(v, lists, hand, upcard, replace_fee):
+    """EV, the buying fee aside, of buying a sixth card, then folding, betting or (when
+    ``replace_fee`` is not NaN) replacing one of the six, whichever is worth most."""
+    unseen = _unseen(hand, upcard)
+    total = 0.0
+    for s in prange(unseen.shape[0]):
+        six = np.empty(6, dtype=np.int64)
+        six[:5] = hand
+        six[5] = unseen[s]
+        dead = np.sort(six)
+        best = after_draw_ev_jit(v, lists, six, upcard, dead, 6, False)
+        if not np.isnan(replace_fee):
+            dead7 = np.empty(7, dtype=np.int64)
+            dead7[:6] = six
+            for position in range(6):
+                trial = six.copy()
+                sum_replaced = 0.0
+                n = 0
+                for r in range(unseen.shape[0]):
+                    if r == s:
+                        continue
+                    trial[position] = unseen[r]
+                    dead7[6] = unseen[r]
+                    sum_replaced += after_draw_ev_jit(
+                        v, lists, trial, upcard, np.sort(dead7), 7, False
+                    )
+                    n += 1
+                best = max(best, sum_replaced / n - replace_fee)
+        total += best
+    return total / unseen.shape[0]

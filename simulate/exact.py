@@ -1,0 +1,317 @@
+"""Exact expected values by full enumeration with card removal.
+
+``advise`` gives the EV of every option of one situation; ``exact_game``
+weighs every deal of a variant (player hand, upcard, dealer hand) when the
+player folds or bets on his five cards, with integer counts per outcome.
+The dealer's hands are counted by inclusion-exclusion over the player's
+cards (see ``_exact``); player hands by suit-symmetry classes. The
+dealer's game is never bought in these figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from . import _exact as kernels
+from . import _strategy as rules_kernels
+from ._engine import _exact_game_gain
+from ._evaluator import category_jit
+from ._settlement import bet_multiple_jit, dealer_discard_jit
+from .cards import CardError, format_card, format_cards, parse_cards
+from .categories import Category
+from .evaluator import hand_value
+from .strategy import Strategy, load_strategy
+from .variant import Variant, load_variant
+
+__all__ = ["ExactResult", "advise", "exact_game"]
+
+DEALS = math.comb(52, 5) * 47 * math.comb(46, 4)
+OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
+_LISTS = None
+
+
+def _lists():
+    global _LISTS
+    if _LISTS is None:
+        _LISTS = kernels.load_value_lists()
+    return _LISTS
+
+
+def _variant(variant: Variant | str) -> Variant:
+    return variant if isinstance(variant, Variant) else load_variant(variant)
+
+
+def _distinct(cards: np.ndarray, what: str) -> None:
+    if len(set(cards.tolist())) != len(cards):
+        raise CardError(f"{what} repeat a card: {format_cards(cards)}")
+
+
+def advise(
+    variant: Variant | str, hand: str, upcard: str, dealer: str | None = None
+) -> pd.DataFrame:
+    """The exact EV, in antes per initial ante, of every option of a situation.
+
+    ``hand``: the player's 5 cards (or 6 after a buy); ``upcard``: the dealer's
+    upcard. With ``dealer`` (his five cards, not qualifying) the options are
+    buying him a game or not, for the player's final ``hand``.
+    """
+    variant = _variant(variant)
+    cards = parse_cards(hand).astype(np.int64)
+    up = parse_cards(upcard).astype(np.int64)
+    if len(up) != 1:
+        raise CardError(f"the upcard is one card, got {upcard!r}")
+    if len(cards) not in (5, 6):
+        raise CardError(f"the player's hand is 5 or 6 cards, got {len(cards)}")
+    if len(cards) == 6 and variant.buy_fee is None:
+        raise ValueError(f"{variant.name} has no sixth card")
+    _distinct(np.concatenate([cards, up]), "the player's cards and the upcard")
+    if dealer is not None:
+        return _advise_game(variant, cards, up[0], dealer)
+    v, lists, u = variant.arrays(), _lists(), int(up[0])
+    rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
+    dead = np.sort(cards)
+    rows.append(
+        {
+            "option": "play",
+            "cards thrown": "",
+            "ev": kernels.after_draw_ev_jit(v, lists, cards, u, dead, len(cards), True),
+        }
+    )
+    if len(cards) == 5:
+        if variant.buy_fee is not None:
+            replace = np.nan if variant.replace_fee is None else variant.replace_fee
+            rows.append(
+                {
+                    "option": "buy a sixth card",
+                    "cards thrown": "",
+                    "ev": kernels.buy_ev_jit(v, lists, cards, u, replace) - variant.buy_fee,
+                }
+            )
+        for count, fee in variant.exchange_fees.items():
+            forced = count in variant.exchange_forces_bet
+            for thrown in itertools.combinations(range(5), count):
+                keep = sum(1 << i for i in range(5) if i not in thrown)
+                ev = kernels.exchange_ev_jit(v, lists, cards, keep, u, forced) - fee
+                rows.append(
+                    {
+                        "option": f"exchange {count}",
+                        "cards thrown": format_cards(cards[list(thrown)]),
+                        "ev": ev,
+                    }
+                )
+    elif variant.replace_fee is not None:
+        for position in range(6):
+            keep = 63 & ~(1 << position)
+            ev = kernels.exchange_ev_jit(v, lists, cards, keep, u, False) - variant.replace_fee
+            rows.append(
+                {"option": "replace", "cards thrown": format_card(cards[position]), "ev": ev}
+            )
+    return _mark_best(rows)
+
+
+def _mark_best(rows: list[dict]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows)
+    frame["best"] = frame["ev"] == frame["ev"].max()
+    return frame
+
+
+def _advise_game(variant: Variant, cards: np.ndarray, upcard: int, dealer: str) -> pd.DataFrame:
+    if variant.buy_game is None:
+        raise ValueError(f"{variant.name}: buying the dealer a game is not offered")
+    dealt = parse_cards(dealer).astype(np.int64)
+    if len(dealt) != 5 or upcard not in dealt.tolist():
+        raise CardError("--dealer must be the dealer's five cards, the upcard among them")
+    _distinct(np.concatenate([cards, dealt]), "the player's and the dealer's cards")
+    dealer_value = hand_value(dealt)
+    if dealer_value >= variant.qualifier_value:
+        raise ValueError("the dealer qualifies: there is no game to buy")
+    v = variant.arrays()
+    value = hand_value(cards)
+    multiple = bet_multiple_jit(v, cards, value)
+    discard = int(dealer_discard_jit(v, dealt))
+    used = 0
+    for card in np.concatenate([cards, dealt]).tolist():
+        used |= 1 << card
+    gain = _exact_game_gain(v, value, multiple, dealt, discard, used, 0.0)
+    decline = variant.ante_pays_no_qualify
+    return _mark_best(
+        [
+            {"option": "decline", "dealer discards": "", "ev": decline},
+            {
+                "option": "buy the dealer a game",
+                "dealer discards": format_card(dealt[discard]),
+                "ev": decline + gain,
+            },
+        ]
+    )
+
+
+@dataclass
+class ExactResult:
+    """Every deal of a variant weighed: integer counts per outcome and the figures."""
+
+    variant: Variant
+    strategy: str
+    table: pd.DataFrame
+    summary: dict
+    strategy_chart: pd.DataFrame | None
+    seconds: float
+
+    def to_json(self) -> dict:
+        return {
+            "software": {"studsim": __version__},
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "variant": {
+                "name": self.variant.name,
+                "rules_hash": self.variant.rules_hash,
+                "rules": self.variant.data,
+            },
+            "strategy": self.strategy,
+            "method": "every deal (player hand, upcard, dealer hand) enumerated: player hands "
+            "by suit-symmetry class, dealer hands by inclusion-exclusion over the "
+            "player's cards; no draws, the dealer's game never bought",
+            "summary": self.summary,
+            "table": self.table.to_dict(orient="records"),
+            "seconds": self.seconds,
+        }
+
+
+def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> ExactResult:
+    """Weigh every deal: the player folds or bets on his five cards, by ``strategy`` (a
+    strategy without draws) or, for ``"optimal"``, exactly when betting is worth more."""
+    start = time.perf_counter()
+    variant = _variant(variant)
+    optimal = strategy == "optimal"
+    if optimal:
+        rules, name = np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64), "optimal"
+    else:
+        plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
+        first_actions = {int(a) for p, a in plan.rules[:, :2] if p == rules_kernels.FIRST}
+        if first_actions - {rules_kernels.FOLD, rules_kernels.PLAY} or plan.game_mode:
+            raise ValueError(
+                f"strategy {plan.name!r} draws or buys games; the exact full-game "
+                "analysis covers folding and betting on the dealt cards"
+            )
+        rules, name = plan.rules, plan.name
+    reps, weights = kernels.canonical_hands_jit()
+    v = variant.arrays()
+    counts = np.zeros((len(reps), 55), dtype=np.int64)
+    win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
+    plays = np.zeros((len(reps), 52), dtype=np.bool_)
+    kernels.full_game_jit(v, _lists(), reps, rules, optimal, counts, win_net, win_net2, plays)
+    totals = (counts * weights[:, None]).sum(axis=0)
+    win_total = _exact_sum(win_net, weights)
+    win_total2 = _exact_sum(win_net2, weights)
+    table = _table(variant, totals, win_total)
+    summary = _summary(variant, totals, win_total, win_total2)
+    chart = _chart(variant, reps, weights, plays) if optimal else None
+    return ExactResult(variant, name, table, summary, chart, time.perf_counter() - start)
+
+
+def _exact_sum(per_row: np.ndarray, weights: np.ndarray) -> Fraction:
+    """Sum of per-row amounts times weights, exactly (amounts are sums of small binary
+    fractions, exact in floating point)."""
+    return sum(
+        (Fraction(float(x)) * int(w) for x, w in zip(per_row, weights, strict=True)), Fraction(0)
+    )
+
+
+def _table(variant: Variant, totals: np.ndarray, win_total: Fraction) -> pd.DataFrame:
+    nets = {0: -1, 1: variant.ante_pays_no_qualify, 3: 0, 4: -(1 + variant.bet)}
+    rows = []
+    for outcome, label in enumerate(OUTCOME_LABELS):
+        for category in Category:
+            count = int(totals[outcome * 11 + category])
+            if not count:
+                continue
+            if outcome == 2:
+                net = (
+                    None
+                    if variant.second_combination
+                    else (variant.ante_pays + variant.bet * variant.bet_pays.get(category, 0))
+                )
+            else:
+                net = nets[outcome]
+            rows.append(
+                {
+                    "outcome": label,
+                    "category": category.label,
+                    "combinations": count,
+                    "probability": count / DEALS,
+                    "net": net,
+                    "contribution": None if net is None else count * net / DEALS,
+                }
+            )
+    frame = pd.DataFrame(rows)
+    if variant.second_combination:  # win nets vary with the second combination
+        wins = frame["outcome"] == "win"
+        frame.loc[wins, "contribution"] = float(win_total / DEALS) * (
+            frame.loc[wins, "combinations"] / frame.loc[wins, "combinations"].sum()
+        )
+    return frame
+
+
+def _summary(
+    variant: Variant, totals: np.ndarray, win_total: Fraction, win_total2: Fraction
+) -> dict:
+    by_outcome = totals.reshape(5, 11).sum(axis=1)
+    fold, no_qualify, _, _, loss = (int(x) for x in by_outcome)
+    assert int(totals.sum()) == DEALS
+    a_nq, lose = Fraction(variant.ante_pays_no_qualify), Fraction(1 + variant.bet)
+    net = -fold + no_qualify * a_nq + win_total - loss * lose
+    net2 = fold + no_qualify * a_nq**2 + win_total2 + loss * lose**2
+    mean = net / DEALS
+    played = DEALS - fold
+    average_bet = 1 + Fraction(variant.bet) * played / DEALS
+    variance = net2 / DEALS - mean**2
+    return {
+        "deals": DEALS,
+        "rtp": float(1 + mean),
+        "house_edge": float(-mean),
+        "house_edge_fraction": f"{-net.numerator}/{net.denominator * DEALS}"
+        if net.denominator != 1
+        else f"{-net}/{DEALS}",
+        "element_of_risk": float(-mean / average_bet),
+        "average_total_bet": float(average_bet),
+        "standard_deviation": math.sqrt(float(variance)),
+        "play_probability": played / DEALS,
+        "hit_frequency": float(Fraction(no_qualify + int(by_outcome[2]), DEALS)),
+    }
+
+
+def _chart(
+    variant: Variant, reps: np.ndarray, weights: np.ndarray, plays: np.ndarray
+) -> pd.DataFrame:
+    """The optimal decisions summed up: for each category, and for high-card hands by
+    their two top ranks, how often betting is right, by the upcard's rank."""
+    v = variant.arrays()
+    rows = {}
+    for hand, weight, play in zip(reps, weights, plays, strict=True):
+        value = hand_value(hand)
+        category = Category(int(category_jit(value, variant.ace_king)))
+        ranks = sorted((c >> 2 for c in hand.tolist()), reverse=True)
+        label = category.label
+        if category <= Category.ACE_KING:
+            label = f"{label} {'23456789TJQKA'[ranks[0]]}{'23456789TJQKA'[ranks[1]]}" + (
+                "" if ranks[:2] != [12, 11] else "23456789TJQKA"[ranks[2]]
+            )
+        for upcard in range(52):
+            if upcard in hand:
+                continue
+            key = (label, "23456789TJQKA"[upcard >> 2])
+            total, bets = rows.get(key, (0, 0))
+            rows[key] = (total + int(weight), bets + int(weight) * bool(play[upcard]))
+    del v
+    frame = pd.DataFrame(
+        [{"hand": k[0], "upcard": k[1], "bet_share": b / t} for k, (t, b) in rows.items()]
+    )
+    return frame.pivot(index="hand", columns="upcard", values="bet_share")[list("23456789TJQKA")]
