@@ -130,51 +130,57 @@ def _count_below(values, x):
 
 
 @njit(cache=True)
-def dealer_counts_jit(lists, upcard, dead, n_dead, thresholds, out):
-    """Count the dealer's hands (``upcard`` + 4 cards outside ``dead[:n_dead]``) below
-    each threshold value: ``out[i]`` for ``thresholds[i]``; ``out[-1]``: all of them."""
-    v1, v2, v3, v4 = lists
-    out[:] = 0
-    chosen = np.empty(5, dtype=np.int64)
-    ordered = np.empty(5, dtype=np.int64)
-    n_thresholds = thresholds.shape[0]
-    for mask in range(1 << n_dead):
-        size = 0
-        for i in range(n_dead):
-            if (mask >> i) & 1:
-                if size == 4:
-                    size = 5
-                    break
-                chosen[size] = dead[i]
-                size += 1
-        if size > 4:
-            continue
-        # the set {upcard} + chosen, in increasing order
-        k = 0
-        placed = False
-        for i in range(size):
-            if not placed and upcard < chosen[i]:
-                ordered[k] = upcard
-                k += 1
-                placed = True
-            ordered[k] = chosen[i]
-            k += 1
-        if not placed:
+def _add_term(lists, upcard, chosen, size, sign, thresholds, out, ordered):
+    """Add ``sign`` times the hands containing the upcard and ``chosen[:size]`` (increasing)."""
+    k = 0
+    placed = False
+    for i in range(size):
+        if not placed and upcard < chosen[i]:
             ordered[k] = upcard
             k += 1
-        sign = -1 if size % 2 else 1
-        rank = set_rank_jit(ordered, k)
-        if k == 5:
-            value = value5_jit(ordered[0], ordered[1], ordered[2], ordered[3], ordered[4])
-            for t in range(n_thresholds):
-                if value < thresholds[t]:
-                    out[t] += sign
-            out[n_thresholds] += sign
-            continue
-        values = v1[rank] if k == 1 else v2[rank] if k == 2 else v3[rank] if k == 3 else v4[rank]
+            placed = True
+        ordered[k] = chosen[i]
+        k += 1
+    if not placed:
+        ordered[k] = upcard
+        k += 1
+    n_thresholds = thresholds.shape[0]
+    if k == 5:
+        value = value5_jit(ordered[0], ordered[1], ordered[2], ordered[3], ordered[4])
         for t in range(n_thresholds):
-            out[t] += sign * _count_below(values, thresholds[t])
-        out[n_thresholds] += sign * values.shape[0]
+            if value < thresholds[t]:
+                out[t] += sign
+        out[n_thresholds] += sign
+        return
+    v1, v2, v3, v4 = lists
+    rank = set_rank_jit(ordered, k)
+    values = v1[rank] if k == 1 else v2[rank] if k == 2 else v3[rank] if k == 3 else v4[rank]
+    for t in range(n_thresholds):
+        out[t] += sign * _count_below(values, thresholds[t])
+    out[n_thresholds] += sign * values.shape[0]
+
+
+@njit(cache=True)
+def dealer_counts_jit(lists, upcard, dead, n_dead, thresholds, out):
+    """Count the dealer's hands (``upcard`` + 4 cards outside ``dead[:n_dead]``, which is
+    increasing) below each threshold value: ``out[i]`` for ``thresholds[i]``; ``out[-1]``:
+    all of them. Inclusion-exclusion over the subsets of up to four dead cards."""
+    out[:] = 0
+    chosen = np.empty(4, dtype=np.int64)
+    ordered = np.empty(5, dtype=np.int64)
+    _add_term(lists, upcard, chosen, 0, 1, thresholds, out, ordered)
+    for a in range(n_dead):
+        chosen[0] = dead[a]
+        _add_term(lists, upcard, chosen, 1, -1, thresholds, out, ordered)
+        for b in range(a + 1, n_dead):
+            chosen[1] = dead[b]
+            _add_term(lists, upcard, chosen, 2, 1, thresholds, out, ordered)
+            for c in range(b + 1, n_dead):
+                chosen[2] = dead[c]
+                _add_term(lists, upcard, chosen, 3, -1, thresholds, out, ordered)
+                for d in range(c + 1, n_dead):
+                    chosen[3] = dead[d]
+                    _add_term(lists, upcard, chosen, 4, 1, thresholds, out, ordered)
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ from . import __version__
 from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
+from .exact import advise, exact_game
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .simulation import Stake, run
 from .strategy import load_strategy, strategy_names
@@ -319,6 +320,73 @@ def _check_writable(path: str) -> None:
         raise InputError(f"--out {path}: no such folder {folder}")
     if not os.access(folder, os.W_OK):
         raise InputError(f"--out {path}: cannot write in {folder}")
+
+
+@main.command("advise")
+@click.argument("variant")
+@click.argument("hand")
+@click.option("--up", "upcard", required=True, help="The dealer's upcard, e.g. Qh.")
+@click.option("--dealer", help="The dealer's five cards (not qualifying): buy him a game?")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def advise_command(variant, hand, upcard, dealer, as_json) -> None:
+    """Exact EV of every option for HAND (5 cards, or 6 after a buy) against the upcard.
+
+    EVs are in antes per initial ante, fees included; the dealer's game is not
+    bought in them (ask with --dealer for that decision).
+    """
+    frame = advise(load_variant(variant), hand, upcard, dealer)
+    if as_json:
+        print_json(frame.to_dict(orient="records"))
+        return
+    frame["best"] = frame["best"].map({True: "<- best", False: ""})
+    _print_frame(
+        frame,
+        f"{variant}: {format_cards(parse_cards(hand))}, upcard "
+        f"{format_cards(parse_cards(upcard))}",
+    )
+
+
+@main.command("exact")
+@click.argument("variant")
+@click.option(
+    "--strategy",
+    "-s",
+    default="optimal",
+    show_default=True,
+    help="optimal, or a strategy without draws (name or .toml file).",
+)
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    help="Write the table, summary and chart here (default: results/VARIANT).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def exact_command(variant, strategy, out_dir, as_json) -> None:
+    """Weigh every deal of VARIANT exactly: integer counts per outcome, house edge,
+    element of risk, standard deviation, and for optimal play the strategy."""
+    game = load_variant(variant)
+    result = exact_game(game, strategy)
+    folder = Path(out_dir or Path("results") / game.name)
+    stem = f"exact-{result.strategy}"
+    data = result.to_json()
+    try:
+        write_json(folder / f"{stem}.json", data)
+        write_atomic(folder / f"{stem}-table.csv", result.table.to_csv(index=False))
+        if result.strategy_chart is not None:
+            write_atomic(folder / f"{stem}-strategy.csv", result.strategy_chart.to_csv())
+    except OSError as error:
+        raise InputError(f"cannot write to {folder}: {error.strerror}") from None
+    if as_json:
+        print_json(data)
+        return
+    click.echo(
+        f"{game.title} ({game.name}), strategy {result.strategy}: every deal weighed "
+        f"({result.seconds:.1f} s)"
+    )
+    _print_figures(result.summary)
+    _print_frame(result.table, "return table")
 
 
 @main.group()

@@ -1,0 +1,150 @@
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from simulate import _exact as kernels
+from simulate import _settlement
+from simulate.cards import parse_cards
+from simulate.evaluator import evaluate, hand_value
+from simulate.exact import DEALS, advise, exact_game
+from simulate.simulation import run
+from simulate.variant import load_variant
+
+from .helpers import scaled
+
+Z999 = 3.290526731491926
+VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
+
+
+@pytest.fixture(scope="module")
+def lists():
+    return kernels.load_value_lists()
+
+
+def dealer_hands(upcard, dead):
+    rest = [c for c in range(52) if c != upcard and c not in set(dead)]
+    return np.array([[upcard, *four] for four in itertools.combinations(rest, 4)], dtype=np.int8)
+
+
+def brute_force_play_ev(variant, final, upcard, dead):
+    """Every dealer hand evaluated, each distinct value settled by the settlement kernel."""
+    v = variant.arrays()
+    values, counts = np.unique(evaluate(dealer_hands(upcard, dead)), return_counts=True)
+    final = np.asarray(final, dtype=np.int64)
+    value = hand_value(final)
+    multiple = _settlement.bet_multiple_jit(v, final, value)
+    total = 0.0
+    for dealer_value, count in zip(values.tolist(), counts.tolist(), strict=True):
+        won, lost, _ = _settlement.settle_jit(
+            v, value, multiple, False, 0.0, dealer_value, False, 0
+        )
+        total += count * (won - lost)
+    return total / counts.sum()
+
+
+def test_dealer_counts_against_every_dealer_hand(lists):
+    rng = np.random.default_rng(8)
+    for n_dead in (5, 6, 7, 10):
+        cards = rng.choice(52, n_dead + 1, replace=False)
+        upcard, dead = int(cards[0]), np.sort(cards[1:]).astype(np.int64)
+        thresholds = np.array([1, 1114, 1278, 3000, 6000, 7462], dtype=np.int64)
+        out = np.zeros(len(thresholds) + 1, dtype=np.int64)
+        kernels.dealer_counts_jit(lists, upcard, dead, n_dead, thresholds, out)
+        values = evaluate(dealer_hands(upcard, dead.tolist()))
+        assert out[-1] == len(values) == math.comb(51 - n_dead, 4)
+        assert out[:-1].tolist() == [int((values < t).sum()) for t in thresholds]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_play_ev_against_brute_force(lists, name):
+    variant = load_variant(name)
+    rng = np.random.default_rng(abs(hash(name)) % 1000)
+    for _ in range(3):
+        cards = rng.choice(52, 6, replace=False)
+        hand, upcard = np.sort(cards[:5]).astype(np.int64), int(cards[5])
+        value = hand_value(hand)
+        multiple = _settlement.bet_multiple_jit(variant.arrays(), hand, value)
+        ev = kernels.play_ev_jit(variant.arrays(), lists, hand, value, multiple, upcard, hand, 5)[
+            0
+        ]
+        assert ev == pytest.approx(brute_force_play_ev(variant, hand, upcard, hand.tolist()))
+
+
+def test_exchange_and_buy_against_brute_force(lists):
+    oasis = load_variant("oasis")
+    hand = parse_cards("As Kd 7h 7c 2s").astype(np.int64)
+    upcard = int(parse_cards("Qh")[0])
+    unseen = [c for c in range(52) if c != upcard and c not in hand.tolist()]
+    # throw the 2s: every replacement, the better of fold and play, the 2s dead for the dealer
+    expected = np.mean(
+        [
+            max(-1.0, brute_force_play_ev(oasis, [*hand[:4], new], upcard, [*hand.tolist(), new]))
+            for new in unseen
+        ]
+    )
+    ev = kernels.exchange_ev_jit(oasis.arrays(), lists, hand, 0b01111, upcard, False)
+    assert ev == pytest.approx(expected)
+    six = load_variant("six-card")
+    expected = np.mean(
+        [
+            max(-1.0, brute_force_play_ev(six, [*hand, new], upcard, [*hand.tolist(), new]))
+            for new in unseen
+        ]
+    )
+    assert kernels.buy_ev_jit(six.arrays(), lists, hand, upcard, np.nan) == pytest.approx(expected)
+
+
+def test_advise_lists_every_option():
+    frame = advise("oasis", "As Kd 7h 7c 2s", "Qh")
+    assert frame["option"].value_counts().to_dict() == {
+        "exchange 2": 10,
+        "exchange 1": 5,
+        "fold": 1,
+        "play": 1,
+    }
+    assert frame.loc[frame["best"], "option"].tolist() == ["play"]
+    assert frame.set_index("option").loc["fold", "ev"] == -1
+    russian = advise("russian", "As Kd 7h 7c 2s", "Qh")
+    assert len(russian) == 2 + 1 + 31  # fold, play, buy, every set of cards to exchange
+
+
+def test_advise_buy_game_decision():
+    frame = advise("six-card", "As Ks Qs Js Ts", "Qh", dealer="Qh Jd 9c 5s 3c")
+    assert frame.loc[frame["best"], "option"].tolist() == ["buy the dealer a game"]
+    frame = advise("six-card", "2c 3d 5h 7c 9s", "Qh", dealer="Qh Jd 8c 6s 4c")
+    assert frame.loc[frame["best"], "option"].tolist() == ["decline"]
+    with pytest.raises(ValueError, match="the dealer qualifies"):
+        advise("six-card", "As Ks Qs Js Ts", "Qh", dealer="Qh Qd 9c 5s 3c")
+
+
+@pytest.fixture(scope="module")
+def caribbean_optimal():
+    return exact_game("caribbean")
+
+
+def test_caribbean_counts_every_deal(caribbean_optimal):
+    assert math.comb(52, 5) * 47 * math.comb(46, 4) == DEALS
+    assert caribbean_optimal.table["combinations"].sum() == DEALS
+    assert caribbean_optimal.summary["deals"] == DEALS
+
+
+def test_caribbean_optimal_house_edge_is_the_published_one(caribbean_optimal):
+    # published for this pay table under optimal strategy: 5.2243%
+    assert round(caribbean_optimal.summary["house_edge"], 6) == 0.052243
+
+
+@pytest.mark.parametrize("name", ["caribbean", "russian", "six-card-125"])
+def test_exact_against_simulation(name):
+    exact = exact_game(name, "pair-or-better").summary
+    n = scaled(2_000_000)
+    simulated = run(name, "pair-or-better", n, seed=31).summary
+    se = exact["standard_deviation"] / math.sqrt(n)
+    assert abs(simulated["rtp"] - exact["rtp"]) <= Z999 * se
+    assert simulated["standard_deviation"] == pytest.approx(exact["standard_deviation"], rel=0.01)
+
+
+def test_exact_rejects_draw_strategies():
+    with pytest.raises(ValueError, match="draws or buys games"):
+        exact_game("oasis", "basic")
