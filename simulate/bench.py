@@ -19,7 +19,24 @@ from . import __version__
 from .cards import format_card, random_hands
 from .evaluator import count_categories, evaluate
 
-__all__ = ["bench_eval", "bench_simulate", "format_eval_report", "format_simulate_report"]
+__all__ = [
+    "bench_eval",
+    "bench_exact",
+    "bench_simulate",
+    "format_eval_report",
+    "format_exact_report",
+    "format_simulate_report",
+]
+
+# a typical situation per variant: ace-king and small cards, a queen up
+ADVISE_SITUATIONS = {
+    "caribbean": "As Kd 7h 6c 2s",
+    "oasis": "As Kd 7h 6c 2s",
+    "oasis-classic": "As Kd 7h 6c 2s",
+    "russian": "As Kd 7h 6c 2s",
+    "six-card": "As Kd 7h 6c 2s",
+    "six-card-125": "As Kd 7h 6c 2s",
+}
 
 _FIRST_VALUE = """
 import time
@@ -303,6 +320,72 @@ def format_simulate_report(result: dict) -> str:
         f"studsim on {threads} threads is {result['studsim_over_python']:,.1f}x faster",
         "",
     ]
+    lines += [
+        f"target {name}: {'met' if met else 'NOT met'}" for name, met in result["targets"].items()
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def bench_exact(variants: list[str] | None = None) -> dict:
+    """Time of the full exact caribbean analysis, beside the simulation of the same
+    number of rounds that would reach its precision, and advise latency per variant."""
+    from .exact import advise, exact_game
+    from .variant import variant_names
+
+    advise("caribbean", "As Kd 7h 6c 2s", "Qh")  # load the tables, compile
+    start = time.perf_counter()
+    result = exact_game("caribbean")
+    exact_seconds = time.perf_counter() - start
+    rows = []
+    for name in variants or variant_names():
+        start = time.perf_counter()
+        options = advise(name, ADVISE_SITUATIONS[name], "Qh")
+        rows.append(
+            {
+                "variant": name,
+                "hand": ADVISE_SITUATIONS[name],
+                "upcard": "Qh",
+                "options": len(options),
+                "seconds": time.perf_counter() - start,
+                "best": options.loc[options["best"], "option"].iloc[0],
+            }
+        )
+    return {
+        "benchmark": "exact",
+        "software": {"studsim": __version__, "numba": numba.__version__},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "numba_threads": numba.config.NUMBA_NUM_THREADS,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "caribbean_exact_seconds": exact_seconds,
+        "caribbean_house_edge": result.summary["house_edge"],
+        "caribbean_deals": result.summary["deals"],
+        "advise": rows,
+        "targets": {"full caribbean analysis under 2 minutes": exact_seconds < 120},
+    }
+
+
+def format_exact_report(result: dict) -> str:
+    """The exact-engine benchmark as aligned text."""
+    lines = [
+        f"studsim {result['software']['studsim']} exact benchmark, {result['date']}, "
+        f"{result['machine']['cpus']} CPUs",
+        "",
+        f"full caribbean analysis, optimal strategy, {result['caribbean_deals']:,} deals: "
+        f"{result['caribbean_exact_seconds']:.4f} s (house edge "
+        f"{result['caribbean_house_edge']:.6f})",
+        "",
+        f"{'variant':<14} {'hand':<16} {'up':<3} {'options':>7} {'seconds':>10}  best",
+    ]
+    for row in result["advise"]:
+        lines.append(
+            f"{row['variant']:<14} {row['hand']:<16} {row['upcard']:<3} "
+            f"{row['options']:>7} {row['seconds']:>10.4f}  {row['best']}"
+        )
+    lines.append("")
     lines += [
         f"target {name}: {'met' if met else 'NOT met'}" for name, met in result["targets"].items()
     ]

@@ -445,3 +445,24 @@ def _write_benchmark(out_dir: str, name: str, result: dict, text: str, as_json: 
         print_json(result)
     else:
         click.echo(text, nl=False)
+
+
+@bench.command("exact")
+@click.option("--variant", "variants", multiple=True, help="Advise latency for these only.")
+@click.option(
+    "--out-dir",
+    default="results/benchmarks",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where exact.json and .txt are written.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def bench_exact_command(variants, out_dir, as_json) -> None:
+    """Time of the full exact caribbean analysis and advise latency per variant."""
+    from .bench import bench_exact, format_exact_report
+
+    for name in variants:
+        load_variant(name)
+    result = bench_exact(list(variants) or None)
+    _write_benchmark(out_dir, "exact", result, format_exact_report(result), as_json)
