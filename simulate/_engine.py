@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._exact import optimal_bet_jit
 from ._settlement import FOLD as FOLD_OUTCOME
 from ._settlement import (
     bet_multiple_jit,
@@ -31,6 +32,7 @@ from ._strategy import (
     EXCHANGE,
     FIRST,
     FOLD,
+    PLAY,
     REPLACE,
     decide_jit,
 )
@@ -136,9 +138,13 @@ def _exact_game_gain(v, value, multiple, dealer, discard, used, fees):
 
 
 @njit(cache=True)
-def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer, used):
+def play_round_jit(
+    v, rules, game_mode, optimal, draw_fees, forced, state, decisions, hand, dealer, used
+):
     """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
 
+    ``optimal``: (plays, class_of, perm_of, perms) of an exact fold-or-bet table, used
+    instead of the first decision's rules when ``plays`` has rows;
     ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
     decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
@@ -153,7 +159,12 @@ def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, han
     n = 5
     fees = 0.0
     folded = False
-    action, kept = decide_jit(rules, FIRST, hand[:5], upcard)
+    plays, class_of, perm_of, perms = optimal
+    if plays.shape[0]:
+        bet = optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard)
+        action, kept = (PLAY if bet else FOLD), 0
+    else:
+        action, kept = decide_jit(rules, FIRST, hand[:5], upcard)
     if action == FOLD:
         folded = True
         decisions[D_FOLD] += 1
@@ -215,7 +226,19 @@ def play_round_jit(v, rules, game_mode, draw_fees, forced, state, decisions, han
 
 @njit(cache=True, parallel=True)
 def play_blocks_jit(
-    v, rules, game_mode, draw_fees, forced, key, rounds, first_block, stake, floats, ints, largest
+    v,
+    rules,
+    game_mode,
+    optimal,
+    draw_fees,
+    forced,
+    key,
+    rounds,
+    first_block,
+    stake,
+    floats,
+    ints,
+    largest,
 ):
     """Play the rounds of blocks ``first_block ..`` (one row of the outputs each).
 
@@ -236,7 +259,17 @@ def play_blocks_jit(
         for index in range(start, stop):
             state[0] = round_state_jit(key, index)
             won, lost, outcome, category, bonus, wager = play_round_jit(
-                v, rules, game_mode, draw_fees, forced, state, decisions, hand, dealer, used
+                v,
+                rules,
+                game_mode,
+                optimal,
+                draw_fees,
+                forced,
+                state,
+                decisions,
+                hand,
+                dealer,
+                used,
             )
             net = won - lost
             out_f[NET] += net

@@ -397,3 +397,69 @@ def buy_ev_jit(v, lists, hand, upcard, replace_fee):
                 best = max(best, sum_replaced / n - replace_fee)
         total += best
     return total / unseen.shape[0]
+
+
+@njit(cache=True)
+def _smallest_image(hand, perms, image):
+    """(smallest colex rank of the hand's suit relabellings, the relabelling giving it)."""
+    best, best_perm = -1, 0
+    for p in range(24):
+        for i in range(5):
+            card = (hand[i] & ~3) | perms[p, hand[i] & 3]
+            j = i
+            while j > 0 and image[j - 1] > card:
+                image[j] = image[j - 1]
+                j -= 1
+            image[j] = card
+        rank = set_rank_jit(image, 5)
+        if best < 0 or rank < best:
+            best, best_perm = rank, p
+    return best, best_perm
+
+
+@njit(cache=True)
+def hand_classes_jit(reps):
+    """For every five-card hand (by colex rank): the index of its class among ``reps`` and
+    the suit relabelling (an index into ``suit_permutations_jit()``) that maps it there."""
+    perms = _suit_permutations()
+    index_of_rank = np.full(2_598_960, -1, dtype=np.int64)
+    for i in range(reps.shape[0]):
+        index_of_rank[set_rank_jit(reps[i], 5)] = i
+    class_of = np.empty(2_598_960, dtype=np.int32)
+    perm_of = np.empty(2_598_960, dtype=np.int8)
+    hand = np.empty(5, dtype=np.int64)
+    image = np.empty(5, dtype=np.int64)
+    for a in range(52):
+        for b in range(a + 1, 52):
+            for c in range(b + 1, 52):
+                for d in range(c + 1, 52):
+                    for e in range(d + 1, 52):
+                        hand[0], hand[1], hand[2], hand[3], hand[4] = a, b, c, d, e
+                        smallest, perm = _smallest_image(hand, perms, image)
+                        rank = set_rank_jit(hand, 5)
+                        class_of[rank] = index_of_rank[smallest]
+                        perm_of[rank] = perm
+    return class_of, perm_of
+
+
+@njit(cache=True)
+def suit_permutations_jit():
+    """The 24 relabellings of suits, one per row: suit s becomes ``row[s]``."""
+    return _suit_permutations()
+
+
+@njit(cache=True)
+def optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard):
+    """Whether betting the five cards against the upcard is right, from the table of
+    the hands' classes (``plays[class, upcard]``)."""
+    ordered = np.empty(5, dtype=np.int64)
+    for i in range(5):
+        card = hand[i]
+        j = i
+        while j > 0 and ordered[j - 1] > card:
+            ordered[j] = ordered[j - 1]
+            j -= 1
+        ordered[j] = card
+    rank = set_rank_jit(ordered, 5)
+    p = perm_of[rank]
+    return plays[class_of[rank], (upcard & ~3) | perms[p, upcard & 3]]

@@ -21,7 +21,7 @@ from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .simulation import Stake, run
-from .strategy import load_strategy, strategy_names
+from .strategy import OPTIMAL_DESCRIPTION, load_strategy, strategy_names
 from .variant import load_variant, variant_names
 
 
@@ -222,7 +222,16 @@ def strategies_command(variant: str, as_json: bool) -> None:
     """List the strategies shipped for VARIANT."""
     game = load_variant(variant)
     rows = [
-        {"strategy": name, "description": " ".join(load_strategy(name, game).description.split())}
+        {
+            "strategy": name,
+            "description": " ".join(
+                (
+                    OPTIMAL_DESCRIPTION
+                    if name == "optimal"
+                    else load_strategy(name, game).description
+                ).split()
+            ),
+        }
         for name in strategy_names(game.name)
     ]
     if as_json:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,13 +28,14 @@ from . import _strategy as rules_kernels
 from ._engine import _exact_game_gain
 from ._evaluator import category_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit
+from ._tables import cache_dir
 from .cards import CardError, format_card, format_cards, parse_cards
 from .categories import Category
 from .evaluator import hand_value
-from .strategy import Strategy, load_strategy
+from .strategy import OPTIMAL_DESCRIPTION, Strategy, load_strategy
 from .variant import Variant, load_variant
 
-__all__ = ["ExactResult", "advise", "exact_game"]
+__all__ = ["ExactResult", "advise", "exact_game", "optimal_strategy"]
 
 DEALS = math.comb(52, 5) * 47 * math.comb(46, 4)
 OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
@@ -315,3 +318,67 @@ def _chart(
         [{"hand": k[0], "upcard": k[1], "bet_share": b / t} for k, (t, b) in rows.items()]
     )
     return frame.pivot(index="hand", columns="upcard", values="bet_share")[list("23456789TJQKA")]
+
+
+_CLASS_MAPS = None
+OPTIMAL_VERSION = 1
+
+
+def hand_class_maps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(class of each five-card hand by colex rank, the suit relabelling to its class's
+    hand, the relabellings), computed once per process (about a second)."""
+    global _CLASS_MAPS
+    if _CLASS_MAPS is None:
+        reps, _ = kernels.canonical_hands_jit()
+        class_of, perm_of = kernels.hand_classes_jit(reps)
+        _CLASS_MAPS = class_of, perm_of, kernels.suit_permutations_jit()
+    return _CLASS_MAPS
+
+
+def _optimal_plays(variant: Variant) -> np.ndarray:
+    """Whether betting is right, by class of hand and upcard: from the disk cache, or
+    computed by the full-game analysis (about half a minute) and cached."""
+    path = cache_dir() / f"optimal-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}.npy"
+    try:
+        return np.load(path)
+    except (OSError, ValueError):
+        pass
+    reps, _ = kernels.canonical_hands_jit()
+    counts = np.zeros((len(reps), 55), dtype=np.int64)
+    win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
+    plays = np.zeros((len(reps), 52), dtype=np.bool_)
+    rules = np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64)
+    kernels.full_game_jit(
+        variant.arrays(), _lists(), reps, rules, True, counts, win_net, win_net2, plays
+    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npy", delete=False) as tmp:
+            np.save(tmp, plays)
+        os.replace(tmp.name, path)
+    except OSError:
+        pass
+    return plays
+
+
+def optimal_strategy(variant: Variant | str) -> Strategy:
+    """The exact fold-or-bet decision for every five cards and upcard, as a strategy the
+    simulator plays (no draws; the dealer's game bought exactly when worth it)."""
+    variant = _variant(variant)
+    game = "exact" if variant.buy_game else "never"
+    data = {
+        "name": "optimal",
+        "variant": variant.name,
+        "buy_game_decision": game,
+        "method": "exact fold or bet per hand class and upcard",
+    }
+    return Strategy(
+        name="optimal",
+        variant=variant.name,
+        description=OPTIMAL_DESCRIPTION,
+        file="(computed)",
+        rules=np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64),
+        game_mode=2 if variant.buy_game else 0,
+        data=data,
+        optimal_plays=_optimal_plays(variant),
+    )

@@ -141,6 +141,7 @@ def run(
                 arrays,
                 strategy.rules,
                 strategy.game_mode,
+                strategy.optimal_arrays(),
                 fees,
                 forced,
                 key,

@@ -25,7 +25,12 @@ from .categories import Category
 from .evaluator import hand_value
 from .variant import Variant, load_variant
 
-__all__ = ["Strategy", "StrategyError", "load_strategy", "strategy_names"]
+__all__ = ["OPTIMAL_DESCRIPTION", "Strategy", "StrategyError", "load_strategy", "strategy_names"]
+
+OPTIMAL_DESCRIPTION = (
+    "Bet exactly when betting the dealt cards is worth more than folding (every dealer hand "
+    "counted); no draws; buy the dealer a game exactly when worth it, where offered."
+)
 
 POINTS = {
     "first": k.FIRST,
@@ -88,6 +93,22 @@ class Strategy:
     """Buying the dealer a game: never (0), by the buy_game rules (1), or exactly when
     it is worth more than declining (2)."""
     data: dict = field(repr=False, compare=False)
+    optimal_plays: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """For ``optimal``: whether to bet, by class of five-card hand and upcard."""
+
+    def optimal_arrays(self) -> tuple[np.ndarray, ...]:
+        """The exact fold-or-bet table as the engine reads it (empty for rule strategies)."""
+        if self.optimal_plays is None:
+            return (
+                np.zeros((0, 52), dtype=np.bool_),
+                np.zeros(0, dtype=np.int32),
+                np.zeros(0, dtype=np.int8),
+                np.zeros((0, 4), dtype=np.int64),
+            )
+        from .exact import hand_class_maps
+
+        class_of, perm_of, perms = hand_class_maps()
+        return self.optimal_plays, class_of, perm_of, perms
 
     @property
     def rules_hash(self) -> str:
@@ -100,18 +121,21 @@ def _folder(variant: str):
 
 
 def strategy_names(variant: str) -> list[str]:
-    """Names of the strategies shipped for a variant."""
+    """Names of the strategies of a variant: the shipped files, and ``optimal``."""
     folder = _folder(variant)
     if not folder.is_dir():
         return []
-    return sorted(
-        f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")
-    )
+    files = [f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")]
+    return sorted([*files, "optimal"])
 
 
 def load_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
     """A shipped strategy of the variant by name (``basic``), or a strategy file by path."""
     variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    if name_or_path == "optimal":
+        from .exact import optimal_strategy
+
+        return optimal_strategy(variant)
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():

@@ -66,6 +66,7 @@ def test_strategies_lists_the_shipped_ones():
         "ak-or-better",
         "always-play",
         "basic",
+        "optimal",
         "pair-or-better",
     ]
 

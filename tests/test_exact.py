@@ -148,3 +148,41 @@ def test_exact_against_simulation(name):
 def test_exact_rejects_draw_strategies():
     with pytest.raises(ValueError, match="draws or buys games"):
         exact_game("oasis", "basic")
+
+
+def test_simulated_optimal_strategy_matches_the_exact_analysis(caribbean_optimal):
+    n = scaled(2_000_000)
+    simulated = run("caribbean", "optimal", n, seed=41).summary
+    exact = caribbean_optimal.summary
+    assert abs(simulated["rtp"] - exact["rtp"]) <= Z999 * exact["standard_deviation"] / math.sqrt(
+        n
+    )
+    bet_share = (
+        1
+        - run("caribbean", "optimal", 200_000, seed=42).decisions.set_index("decision")[
+            "frequency"
+        ]["fold"]
+    )
+    assert abs(bet_share - exact["play_probability"]) <= Z999 * math.sqrt(0.25 / 200_000)
+
+
+def test_optimal_table_agrees_with_advise():
+    from simulate.strategy import load_strategy
+
+    optimal = load_strategy("optimal", "caribbean")
+    plays, class_of, perm_of, perms = optimal.optimal_arrays()
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        cards = rng.choice(52, 6, replace=False)
+        hand, upcard = cards[:5].astype(np.int64), int(cards[5])
+        bet = kernels.optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard)
+        frame = advise("caribbean", " ".join(_text(c) for c in hand), _text(upcard)).set_index(
+            "option"
+        )
+        assert bool(bet) == (frame.loc["play", "ev"] > frame.loc["fold", "ev"])
+
+
+def _text(card):
+    from simulate.cards import format_card
+
+    return format_card(int(card))
