@@ -19,6 +19,7 @@ from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
+from .optimize import optimize
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .simulation import Stake, run
 from .strategy import OPTIMAL_DESCRIPTION, load_strategy, strategy_names
@@ -396,6 +397,72 @@ def exact_command(variant, strategy, out_dir, as_json) -> None:
     )
     _print_figures(result.summary)
     _print_frame(result.table, "return table")
+
+
+@main.command("optimize")
+@click.argument("variant")
+@click.option(
+    "--rounds",
+    default="400k",
+    show_default=True,
+    type=RoundCount(),
+    help="Rounds per candidate (the same deals for every candidate).",
+)
+@click.option(
+    "--check-rounds",
+    default="4M",
+    show_default=True,
+    type=RoundCount(),
+    help="Rounds of the check of the winner, on other deals.",
+)
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="Where the winner is written (default: strategies/VARIANT/optimized.toml).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
+    """Search a family of rule-based strategies for VARIANT's best; write it and compare
+    it with the exact optimal fold-or-bet play."""
+    game = load_variant(variant)
+    path = Path(out or Path("strategies") / game.name / "optimized.toml")
+    if not path.resolve().parent.is_dir():
+        raise InputError(f"--out {path}: no such folder {path.resolve().parent}")
+    best, strategy, search_rtp = optimize(game, rounds, seed)
+    write_atomic(path, best.toml(game))
+    check = run(game, strategy, check_rounds, seed=seed + 1).summary
+    basic = run(game, "basic", check_rounds, seed=seed + 1).summary
+    optimal = exact_game(game, "optimal").summary
+    data = {
+        "variant": game.name,
+        "strategy_file": str(path),
+        "strategy": best.describe(game),
+        "search": {"rounds": rounds, "seed": seed, "rtp": search_rtp},
+        "check": {
+            "rounds": check_rounds,
+            "seed": seed + 1,
+            "rtp": check["rtp"],
+            "rtp_ci95": check["rtp_ci95"],
+            "basic_rtp": basic["rtp"],
+        },
+        "exact_optimal_fold_or_bet_rtp": optimal["rtp"],
+        "gap_to_exact_optimal": optimal["rtp"] - check["rtp"],
+    }
+    if as_json:
+        print_json(data)
+        return
+    click.echo(f"{game.name}: {best.describe(game)}\nwritten to {path}")
+    _print_figures(
+        {
+            "rtp (check run)": check["rtp"],
+            "rtp ci95": check["rtp_ci95"],
+            "basic rtp (same deals)": basic["rtp"],
+            "exact optimal fold-or-bet rtp": optimal["rtp"],
+            "gap to the exact optimum": data["gap_to_exact_optimal"],
+        }
+    )
 
 
 @main.group()

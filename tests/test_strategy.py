@@ -210,3 +210,19 @@ def test_strategy_validation_names_the_rule(tmp_path, variant, text, message):
 def test_unknown_strategy():
     with pytest.raises(StrategyError, match=r"unknown strategy 'best' for oasis \(known: "):
         load_strategy("best", "oasis")
+
+
+def test_optimizer_improves_on_its_start_and_writes_a_loadable_strategy(tmp_path):
+    from simulate.optimize import Family, optimize
+    from simulate.simulation import run
+    from simulate.variant import load_variant
+
+    oasis = load_variant("oasis")
+    best, strategy, rtp = optimize(oasis, rounds=40_000, seed=3)
+    start = tmp_path / "start.toml"
+    start.write_text(Family().toml(oasis))
+    assert rtp >= run(oasis, load_strategy(start, "oasis"), 40_000, seed=3).summary["rtp"]
+    assert run(oasis, strategy, 40_000, seed=3).summary["rtp"] == rtp
+    path = tmp_path / "best.toml"
+    path.write_text(best.toml(oasis))
+    assert load_strategy(path, "oasis").name == "optimized"

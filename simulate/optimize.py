@@ -1,0 +1,125 @@
+"""Search a family of rule-based strategies for the best one of a variant.
+
+The family: bet on the dealt cards at or above a threshold; draw (exchange
+one card, or buy a sixth) to the draws the variant allows; after a draw bet
+at or above a second threshold; buy the dealer a game exactly. Candidates
+are scored by simulation with common random numbers (every candidate plays
+the same deals), one parameter at a time, until no change improves.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .simulation import run
+from .strategy import Strategy, load_strategy
+from .variant import Variant, load_variant
+
+__all__ = ["Family", "optimize"]
+
+THRESHOLDS = [
+    "Ac Kd 4h 3s 2c",  # ace-king
+    "Ac Kd 8h 3s 2c",
+    "Ac Kd Jh 8s 3c",
+    "Ac Kd Qh 3s 2c",
+    "2c 2d 3h 4s 5c",  # the lowest pair
+    "4c 4d 2h 3s 5c",
+    "6c 6d 2h 3s 4c",
+    "8c 8d 2h 3s 4c",
+    "2c 2d 3h 3s 4c",  # the lowest two pair
+]
+DRAWS = ["four-straight-flush", "four-flush", "open-straight", "inside-straight"]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One member of the family of strategies."""
+
+    bet_at_least: str = "2c 2d 3h 4s 5c"
+    draws: tuple[str, ...] = ()
+    bet_after_draw: str = "2c 2d 3h 4s 5c"
+
+    def toml(self, variant: Variant) -> str:
+        lines = [
+            f'name = "optimized"\nvariant = "{variant.name}"',
+            'description = """' + self.describe(variant) + '"""',
+        ]
+        if variant.buy_game:
+            lines.append('buy_game_decision = "exact"')
+        lines.append(f'\n[[first]]\naction = "play"\nat_least = "{self.bet_at_least}"')
+        draw_action = "exchange" if 1 in variant.exchange_fees else "buy"
+        for draw in self.draws:
+            keep = (
+                "four-flush"
+                if draw == "four-flush"
+                else ("four-straight-flush" if draw == "four-straight-flush" else "four-straight")
+            )
+            extra = f'\nkeep = "{keep}"' if draw_action == "exchange" else ""
+            lines.append(f'\n[[first]]\naction = "{draw_action}"\ndraw = "{draw}"{extra}')
+        lines.append('\n[[first]]\naction = "fold"')
+        if self.draws:
+            point = "after_draw" if draw_action == "exchange" else "after_buy"
+            lines.append(f'\n[[{point}]]\naction = "play"\nat_least = "{self.bet_after_draw}"')
+            lines.append(f'\n[[{point}]]\naction = "fold"')
+        return "\n".join(lines) + "\n"
+
+    def describe(self, variant: Variant) -> str:
+        text = f"Bet {self.bet_at_least} or better as dealt"
+        if self.draws:
+            how = "exchange one card" if 1 in variant.exchange_fees else "buy a sixth card"
+            text += (
+                f"; {how} to {', '.join(self.draws)}; after it bet {self.bet_after_draw} or better"
+            )
+        return text + "; fold the rest. Found by studsim optimize."
+
+
+def _draws_offered(variant: Variant) -> list[str]:
+    return DRAWS if (1 in variant.exchange_fees or variant.buy_fee is not None) else []
+
+
+def optimize(
+    variant: Variant | str,
+    rounds: int = 1_000_000,
+    seed: int = 1,
+    progress: Callable[[str, float], None] | None = None,
+) -> tuple[Family, Strategy, float]:
+    """The best member of the family by simulated RTP on common deals: (member, its
+    strategy, its RTP on those deals)."""
+    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    folder = Path(tempfile.mkdtemp(prefix="studsim-optimize-"))
+    scores: dict[Family, float] = {}
+
+    def score(member: Family) -> float:
+        if member not in scores:
+            path = folder / f"candidate-{len(scores)}.toml"
+            path.write_text(member.toml(variant))
+            rtp = run(variant, load_strategy(path, variant), rounds, seed=seed).summary["rtp"]
+            scores[member] = rtp
+            if progress:
+                progress(member.describe(variant), rtp)
+        return scores[member]
+
+    best = Family()
+    options = {"bet_at_least": [(t,) for t in THRESHOLDS]}
+    offered = _draws_offered(variant)
+    if offered:
+        options["bet_after_draw"] = [(t,) for t in THRESHOLDS]
+    improved = True
+    while improved:
+        improved = False
+        for name, values in options.items():
+            for (value,) in values:
+                candidate = replace(best, **{name: value})
+                if score(candidate) > score(best):
+                    best, improved = candidate, True
+        for draw in offered:
+            toggled = tuple(d for d in DRAWS if (d in best.draws) != (d == draw))
+            candidate = replace(best, draws=toggled)
+            if score(candidate) > score(best):
+                best, improved = candidate, True
+    path = folder / "best.toml"
+    path.write_text(best.toml(variant))
+    return best, load_strategy(path, variant), scores[best]
