@@ -20,6 +20,8 @@ from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
 from .optimize import optimize
+from .report import build_report, write_report
+from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .simulation import Stake, run
 from .strategy import OPTIMAL_DESCRIPTION, load_strategy, strategy_names
@@ -463,6 +465,75 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
             "gap to the exact optimum": data["gap_to_exact_optimal"],
         }
     )
+
+
+@main.command("report")
+@click.argument("variant")
+@click.option("--strategy", "-s", default="basic", show_default=True)
+@click.option("--rounds", "-n", default="1M", show_default=True, type=RoundCount())
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder of report.pdf, report.html, report.json and the plots.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
+@reports_bad_input
+def report_command(variant, strategy, rounds, seed, out_dir, as_json) -> None:
+    """Write the RTP report of VARIANT under a strategy: PDF and HTML."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: exists and is not a folder")
+    if not out.resolve().parent.is_dir():
+        raise InputError(f"--out {out}: no such folder {out.resolve().parent}")
+    if not os.access(out.resolve().parent, os.W_OK):
+        raise InputError(f"--out {out}: cannot write in {out.resolve().parent}")
+    game = load_variant(variant)
+    plan = load_strategy(strategy, game)
+    report = build_report(game, plan, rounds, seed)
+    write_report(report, out)
+    if as_json:
+        print_json(report.figures)
+        return
+    click.echo(f"{game.title}, strategy {plan.name}: report written to {out}")
+    _print_figures(
+        {
+            k: v
+            for k, v in report.figures.items()
+            if isinstance(v, float | int | list) and k not in ("rtp_by_stake", "jurisdictions")
+        }
+    )
+
+
+@main.command("results")
+@click.option(
+    "--size",
+    type=click.Choice(sorted(SIZES)),
+    default="full",
+    show_default=True,
+    help="Rounds per run: small (CI) or full.",
+)
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--out-dir", default="results", show_default=True, type=click.Path(file_okay=False))
+@click.option(
+    "--readme",
+    default="README.md",
+    show_default=True,
+    help="README whose results table is rewritten ('' for none).",
+)
+@reports_bad_input
+def results_command(size, seed, out_dir, readme) -> None:
+    """Regenerate the results folder: every variant's report, summary and plots."""
+    summary = regenerate_results(
+        out_dir,
+        size,
+        seed,
+        readme or None,
+        progress=lambda name: click.echo(f"{name}...", err=True),
+    )
+    click.echo(headline_markdown(summary), nl=False)
 
 
 @main.group()

@@ -1,0 +1,483 @@
+"""The RTP report a test lab or regulator can file: PDF and HTML, from one run.
+
+``build_report`` gathers every figure (exact where the game allows full
+enumeration, simulated as the check); ``write_report`` renders it into a
+folder atomically: the files appear whole, or not at all.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+from fpdf import FPDF
+
+from . import __version__
+from .evaluator import count_categories
+from .exact import exact_game
+from .rules_text import describe_rules, pay_table_rows
+from .simulation import SimulationResult, Stake, run
+from .strategy import Strategy, load_strategy
+from .strategy_text import describe_strategy
+from .variant import Variant, load_variant
+
+__all__ = ["Report", "build_report", "write_report"]
+
+SECTIONS = [
+    "1. Identification",
+    "2. Rules of play and wagers",
+    "3. Method",
+    "4. Player strategy",
+    "5. Outcome tables",
+    "6. Summary",
+    "7. Simulation check",
+    "8. Minimum RTP by jurisdiction",
+    "9. RTP by stake under the maximum payout",
+    "10. Plots",
+]
+
+
+@dataclass
+class Section:
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    """Every figure of a report, and its sections."""
+
+    variant: Variant
+    strategy: Strategy
+    simulation: SimulationResult
+    figures: dict
+    sections: list[Section]
+    plots: dict[str, plt.Figure]
+
+    def to_json(self) -> dict:
+        return {"figures": self.figures, "simulation": self.simulation.to_json()}
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            timeout=5,
+        )
+        return out.stdout.strip() or "unknown (not a git checkout)"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)"
+
+
+def jurisdictions() -> dict[str, float]:
+    """Minimum RTP by jurisdiction (``simulate/jurisdictions.toml``)."""
+    text = (resources.files("simulate") / "jurisdictions.toml").read_text()
+    return tomllib.loads(text)["minimum_rtp"]
+
+
+def _exact_available(variant: Variant, strategy: Strategy) -> bool:
+    from . import _strategy as k
+
+    first = {int(a) for p, a in strategy.rules[:, :2] if p == k.FIRST}
+    no_draws = first <= {k.FOLD, k.PLAY}
+    return no_draws and (strategy.game_mode == 0 or variant.buy_game is None)
+
+
+def _bonus_table(variant: Variant) -> pd.DataFrame | None:
+    if not variant.bonus_pays:
+        return None
+    counts = count_categories(5, ace_king=variant.ace_king)
+    total = math.comb(52, 5)
+    rows, lost = [], 0
+    for category in sorted(counts, reverse=True):
+        if category in variant.bonus_pays:
+            pays = variant.bonus_pays[category]
+            rows.append(
+                {
+                    "outcome": category.label,
+                    "combinations": counts[category],
+                    "probability": counts[category] / total,
+                    "payout": pays,
+                    "contribution": counts[category] * pays / total,
+                }
+            )
+        else:
+            lost += counts[category]
+    rows.append(
+        {
+            "outcome": "lost",
+            "combinations": lost,
+            "probability": lost / total,
+            "payout": -1.0,
+            "contribution": -lost / total,
+        }
+    )
+    frame = pd.DataFrame(rows)
+    frame.attrs["rtp"] = 1 + frame["contribution"].sum()
+    return frame
+
+
+def build_report(
+    variant: Variant | str,
+    strategy: Strategy | str,
+    rounds: int,
+    seed: int,
+    threads: int | None = None,
+    stake_rounds: int | None = None,
+) -> Report:
+    """Run and gather everything the report says."""
+    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
+    simulation = run(variant, plan, rounds, seed=seed, threads=threads)
+    sim = simulation.summary
+    exact = exact_game(variant, plan) if _exact_available(variant, plan) else None
+    chart = exact_game(variant, "optimal").strategy_chart if plan.name == "optimal" else None
+    reported = exact.summary if exact else sim
+    bonus = _bonus_table(variant)
+    figures = {
+        "variant": variant.name,
+        "strategy": plan.name,
+        "seed": seed,
+        "rounds": rounds,
+        "method": "exact enumeration" if exact else "simulation",
+        "rtp": reported["rtp"],
+        "house_edge": reported["house_edge"],
+        "element_of_risk": reported["element_of_risk"],
+        "average_total_bet": reported["average_total_bet"],
+        "standard_deviation": reported["standard_deviation"],
+        "hit_frequency": reported["hit_frequency"],
+        "simulated_rtp": sim["rtp"],
+        "simulated_rtp_ci95": sim["rtp_ci95"],
+        "simulated_rtp_ci99": sim["rtp_ci99"],
+        "simulated_standard_error": sim["standard_error"],
+        "bonus_rtp": bonus.attrs["rtp"] if bonus is not None else None,
+    }
+    if exact:
+        figures["deviation_in_standard_errors"] = (sim["rtp"] - exact.summary["rtp"]) / (
+            exact.summary["standard_deviation"] / math.sqrt(simulation.rounds)
+        )
+        wins = exact.table[exact.table["net"].notna()]
+        top = wins.loc[wins["net"].idxmax()]
+        figures["largest_win"] = float(top["net"])
+        figures["largest_win_probability"] = float(top["probability"])
+    else:
+        outcomes = simulation.outcomes
+        top = outcomes[outcomes["average_net"] == outcomes["average_net"].max()]
+        figures["largest_win"] = sim["largest_win"]
+        figures["largest_win_probability"] = float(top["frequency"].sum())
+    stakes = _stakes(variant, plan, stake_rounds or max(rounds // 4, 4096), seed)
+    figures["rtp_by_stake"] = stakes.to_dict(orient="records") if stakes is not None else []
+    checks = pd.DataFrame(
+        [
+            {
+                "jurisdiction": name,
+                "minimum RTP": minimum,
+                "reported RTP": figures["rtp"],
+                "verdict": "meets" if _meets(figures, minimum, exact is not None) else "fails",
+            }
+            for name, minimum in jurisdictions().items()
+        ]
+    )
+    figures["jurisdictions"] = checks.to_dict(orient="records")
+    plots = _plots(simulation, exact)
+    sections = _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes)
+    return Report(variant, plan, simulation, figures, sections, plots)
+
+
+def _meets(figures: dict, minimum: float, exact: bool) -> bool:
+    """Exact figures are compared as they are; simulated ones by their 99% lower bound."""
+    return (figures["rtp"] if exact else figures["simulated_rtp_ci99"][0]) >= minimum
+
+
+def _stakes(variant: Variant, plan: Strategy, rounds: int, seed: int) -> pd.DataFrame | None:
+    rows = []
+    for account in variant.accounts.values():
+        if account.max_payout is None:
+            continue
+        bonus_bet = account.bonus[1] if account.bonus else 0.0
+        for ante in sorted({account.ante[0], account.ante[1]}):
+            summary = run(
+                variant, plan, rounds, seed=seed, stake=Stake(account.name, ante, bonus_bet)
+            ).summary
+            rows.append(
+                {
+                    "account": account.name,
+                    "ante": ante,
+                    "bonus bet": bonus_bet,
+                    "maximum payout": account.max_payout,
+                    "rounds": rounds,
+                    "capped RTP": summary["capped_rtp"],
+                    "ci95 low": summary["capped_rtp_ci95"][0],
+                    "ci95 high": summary["capped_rtp_ci95"][1],
+                }
+            )
+    return pd.DataFrame(rows) if rows else None
+
+
+def _plots(simulation: SimulationResult, exact) -> dict[str, plt.Figure]:
+    curve = simulation.convergence()
+    convergence, axes = plt.subplots(figsize=(7, 3.5))
+    axes.plot(curve["rounds"], curve["rtp"], label="simulated RTP")
+    if exact:
+        axes.axhline(exact.summary["rtp"], color="black", linestyle="--", label="exact RTP")
+    axes.set_xlabel("rounds")
+    axes.set_ylabel("RTP")
+    axes.set_title("Convergence of the simulated RTP")
+    axes.legend()
+    convergence.tight_layout()
+    outcomes = simulation.outcomes
+    by_net = outcomes.groupby(outcomes["average_net"].round(4))["frequency"].sum()
+    distribution, axes = plt.subplots(figsize=(7, 3.5))
+    axes.bar([f"{x:g}" for x in by_net.index], by_net.to_numpy())
+    axes.set_yscale("log")
+    axes.set_xlabel("round result (antes)")
+    axes.set_ylabel("frequency")
+    axes.set_title("Distribution of the round result")
+    axes.tick_params(axis="x", labelrotation=90)
+    distribution.tight_layout()
+    return {"convergence.png": convergence, "distribution.png": distribution}
+
+
+def _figures_table(items: dict) -> pd.DataFrame:
+    return pd.DataFrame([{"figure": k, "value": v} for k, v in items.items()])
+
+
+def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes):
+    sim = simulation.summary
+    game_tables = [("BET pay table", pd.DataFrame(pay_table_rows(variant.bet_pays)))]
+    if variant.bonus_pays:
+        game_tables.append(("Bonus pay table", pd.DataFrame(pay_table_rows(variant.bonus_pays))))
+    identification = _figures_table(
+        {
+            "game": variant.title,
+            "variant": variant.name,
+            "variant file": variant.file,
+            "rules hash (SHA-256)": variant.rules_hash,
+            "strategy": plan.name,
+            "strategy file": plan.file,
+            "strategy hash (SHA-256)": plan.rules_hash,
+            "software": f"studsim {__version__}",
+            "commit": _commit(),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    )
+    method = [
+        "Exact enumeration: every deal (the player's five cards, the dealer's upcard and his "
+        "four other cards; 19,933,230,517,200 deals) is weighed with full card removal. Player "
+        "hands are taken by suit-symmetry class; dealer hands are counted by inclusion-"
+        "exclusion over the player's cards. The counts are integers."
+        if exact
+        else "The strategy draws cards or buys the dealer games, beyond what the exact engine "
+        "enumerates in full: the figures are simulated, with their confidence intervals.",
+        f"Simulation: {simulation.rounds:,} rounds, seed {simulation.seed}; each round draws "
+        "its cards from a SplitMix64 stream started from numpy's SeedSequence(seed) and the "
+        "round's index, so the figures do not depend on threads or chunks.",
+    ]
+    outcome_tables = []
+    if exact:
+        table = exact.table.rename(columns={"net": "payout"})
+        outcome_tables.append(("Main game (exact, combinations)", table))
+    else:
+        table = simulation.outcomes.rename(columns={"average_net": "payout"})
+        outcome_tables.append(("Main game (simulated, rounds)", table))
+    if bonus is not None:
+        outcome_tables.append(("Bonus bet (exact, combinations of the first five cards)", bonus))
+    summary = {
+        k: figures[k]
+        for k in (
+            "rtp",
+            "house_edge",
+            "element_of_risk",
+            "average_total_bet",
+            "standard_deviation",
+            "hit_frequency",
+            "largest_win",
+            "largest_win_probability",
+            "bonus_rtp",
+        )
+    }
+    check = {
+        "generator": "SplitMix64 per round from numpy SeedSequence",
+        "seed": simulation.seed,
+        "rounds": simulation.rounds,
+        "simulated RTP": sim["rtp"],
+        "95% interval": sim["rtp_ci95"],
+        "99% interval": sim["rtp_ci99"],
+        "standard error": sim["standard_error"],
+    }
+    if exact:
+        check["exact RTP"] = exact.summary["rtp"]
+        check["deviation (standard errors)"] = figures["deviation_in_standard_errors"]
+    strategy_section = Section(SECTIONS[3], describe_strategy(plan))
+    if chart is not None:
+        strategy_section.tables.append(
+            ("Share of deals on which the optimal strategy bets, by hand and upcard", chart)
+        )
+    return [
+        Section(SECTIONS[0], tables=[("", identification)]),
+        Section(SECTIONS[1], describe_rules(variant), game_tables),
+        Section(SECTIONS[2], method),
+        strategy_section,
+        Section(
+            SECTIONS[4],
+            [
+                "Payouts are the net result of the box in antes (bonus: in "
+                "bonus bets); contribution = probability x payout."
+            ],
+            outcome_tables,
+        ),
+        Section(
+            SECTIONS[5],
+            ["Per initial wager (the ante); element of risk per total wagered."],
+            [("", _figures_table(summary))],
+        ),
+        Section(SECTIONS[6], tables=[("", _figures_table(check))]),
+        Section(
+            SECTIONS[7],
+            [
+                "Exact RTPs are compared as they are; simulated RTPs by the "
+                "lower bound of their 99% interval."
+            ],
+            [("", checks)],
+        ),
+        Section(
+            SECTIONS[8],
+            []
+            if stakes is not None
+            else ["The variant sets no maximum payout: the RTP does not depend on the stake."],
+            [("", stakes)] if stakes is not None else [],
+        ),
+        Section(SECTIONS[9], images=list(_plots_names())),
+    ]
+
+
+def _plots_names():
+    return ("convergence.png", "distribution.png")
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.4e}" if value != 0 and abs(value) < 1e-3 else f"{value:,.6f}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"
+    return "" if value is None else str(value)
+
+
+def _html(report: Report) -> str:
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>RTP report: "
+        f"{html.escape(report.variant.title)}</title><style>body{{font-family:sans-serif;"
+        "max-width:60em;margin:auto}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #999;padding:2px 6px;text-align:right}"
+        "td:first-child,th:first-child{text-align:left}</style></head><body>",
+        f"<h1>RTP report: {html.escape(report.variant.title)}, strategy "
+        f"{html.escape(report.strategy.name)}</h1>",
+    ]
+    for section in report.sections:
+        parts.append(f"<h2>{html.escape(section.title)}</h2>")
+        parts += [f"<p>{html.escape(p)}</p>" for p in section.paragraphs]
+        for caption, table in section.tables:
+            if caption:
+                parts.append(f"<h3>{html.escape(caption)}</h3>")
+            index = table.index.name is not None
+            parts.append(
+                table.to_html(
+                    index=index,
+                    na_rep="",
+                    formatters={c: _cell for c in table.columns},
+                    escape=True,
+                )
+            )
+        parts += [f"<p><img src='{name}' alt='{name}' width='640'></p>" for name in section.images]
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+class _Pdf(FPDF):
+    def footer(self):
+        self.set_y(-12)
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 8, f"studsim {__version__} RTP report - page {self.page_no()}", align="C")
+
+
+def _latin(text: str) -> str:
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def _pdf(report: Report, folder: Path) -> None:
+    pdf = _Pdf(orientation="P", unit="mm", format="A4")
+    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 15)
+    title = f"RTP report: {report.variant.title}, strategy {report.strategy.name}"
+    pdf.multi_cell(0, 8, _latin(title), new_x="LMARGIN", new_y="NEXT")
+    for section in report.sections:
+        pdf.ln(3)
+        pdf.set_font("Helvetica", "B", 12)
+        pdf.multi_cell(0, 7, _latin(section.title), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=9)
+        for paragraph in section.paragraphs:
+            pdf.multi_cell(0, 4.5, _latin(paragraph), new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(1)
+        for caption, table in section.tables:
+            if caption:
+                pdf.set_font("Helvetica", "I", 9)
+                pdf.multi_cell(0, 5, _latin(caption), new_x="LMARGIN", new_y="NEXT")
+            frame = table.reset_index() if table.index.name is not None else table
+            size = 6 if len(frame.columns) > 7 else 7.5
+            pdf.set_font("Helvetica", size=size)
+            with pdf.table(text_align="LEFT", line_height=size * 0.5) as grid:
+                grid.row([_latin(str(c)) for c in frame.columns])
+                for values in frame.itertuples(index=False):
+                    grid.row([_latin(_cell(v)) for v in values])
+            pdf.set_font("Helvetica", size=9)
+        for name in section.images:
+            pdf.image(str(folder / name), w=170)
+    pdf.output(str(folder / "report.pdf"))
+
+
+def write_report(report: Report, out: str | Path) -> Path:
+    """Write report.pdf, report.html, report.json and the plots into ``out``, atomically."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a folder")
+    parent = out.resolve().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise ValueError(f"cannot write the report in {parent}")
+    staging = Path(tempfile.mkdtemp(prefix=".report-", dir=parent))
+    try:
+        for name, figure in report.plots.items():
+            figure.savefig(staging / name, dpi=120)
+        (staging / "report.html").write_text(_html(report), encoding="utf-8")
+        (staging / "report.json").write_text(json.dumps(report.to_json(), indent=2) + "\n")
+        _pdf(report, staging)
+        out.mkdir(exist_ok=True)
+        for item in staging.iterdir():
+            os.replace(item, out / item.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        for figure in report.plots.values():
+            plt.close(figure)
+    return out

@@ -1,0 +1,67 @@
+"""A strategy's rules in words, from its data."""
+
+from __future__ import annotations
+
+from .strategy import Strategy
+
+__all__ = ["describe_strategy"]
+
+POINT_NAMES = {
+    "first": "On the five dealt cards",
+    "after_buy": "After buying a sixth card",
+    "after_draw": "After an exchange or a replacement",
+    "buy_game": "When the dealer does not qualify",
+}
+CONDITION_WORDS = {
+    "at_least": "the hand is {} or better",
+    "below": "the hand is below {}",
+    "category": "the hand is a {}",
+    "draw": "the cards hold {}",
+    "holds": "the player holds the ranks {}",
+    "holds_any": "the player holds one of the ranks {}",
+    "upcard": "the upcard's rank is one of {}",
+}
+
+
+def _rule_words(rule: dict) -> str:
+    action = rule["action"]
+    if action in ("exchange", "replace"):
+        action += (
+            f" (keep {rule['keep']}"
+            + (f", throw {rule['throw']}" if "throw" in rule else "")
+            + ")"
+        )
+    conditions = []
+    for key, template in CONDITION_WORDS.items():
+        if key in rule:
+            value = rule[key]
+            conditions.append(
+                template.format(" or ".join(value) if isinstance(value, list) else value)
+            )
+    if "upcard_matches" in rule:
+        conditions.append(
+            "the upcard's rank is "
+            + ("" if rule["upcard_matches"] else "not ")
+            + "among the player's"
+        )
+    return action + (" if " + " and ".join(conditions) if conditions else " otherwise")
+
+
+def describe_strategy(strategy: Strategy) -> list[str]:
+    """The strategy as sentences, one per decision point, rules in order."""
+    lines = [f"{strategy.name} ({strategy.file}): " + " ".join(strategy.description.split())]
+    for point, words in POINT_NAMES.items():
+        rules = strategy.data.get(point)
+        if rules:
+            steps = "; ".join(f"{i}. {_rule_words(rule)}" for i, rule in enumerate(rules, 1))
+            lines.append(f"{words}, the first rule that applies: {steps}.")
+    game = strategy.data.get("buy_game_decision", "never")
+    lines.append(
+        {
+            "never": "The dealer's game is never bought.",
+            "rules": "The dealer's game is bought by the rules above.",
+            "exact": "The dealer's game is bought exactly when that is worth more than "
+            "declining (every replacement card counted).",
+        }[game]
+    )
+    return lines

@@ -1,0 +1,114 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from simulate import report as report_module
+from simulate.cli import main
+from simulate.report import SECTIONS, build_report, write_report
+from simulate.simulation import run
+
+VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
+
+
+def pdf_text(path):
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_report_builds_for_every_variant(variant, tmp_path):
+    strategy = "basic" if variant != "caribbean" else "pair-or-better"  # caribbean: exact
+    report = build_report(variant, strategy, 20_000, seed=5, stake_rounds=4_096)
+    out = write_report(report, tmp_path / "report")
+    assert {p.name for p in out.iterdir()} == {
+        "report.pdf",
+        "report.html",
+        "report.json",
+        "convergence.png",
+        "distribution.png",
+    }
+    text = pdf_text(out / "report.pdf")
+    for title in SECTIONS:
+        assert title in text, title
+    html = (out / "report.html").read_text()
+    assert all(title in html for title in SECTIONS)
+    # the figures are those of the run the report states
+    simulated = run(variant, strategy, 20_000, seed=5).summary
+    figures = json.loads((out / "report.json").read_text())["figures"]
+    assert figures["simulated_rtp"] == simulated["rtp"]
+    assert figures["simulated_rtp_ci99"] == simulated["rtp_ci99"]
+    assert f"{simulated['rtp']:.6f}" in text
+    assert report.variant.rules_hash in "".join(text.split())  # the cell may wrap it
+    if variant == "caribbean":
+        assert figures["method"] == "exact enumeration"
+        assert abs(figures["deviation_in_standard_errors"]) < 4
+    if variant == "oasis":
+        assert figures["rtp_by_stake"] and figures["bonus_rtp"] is not None
+        lite = [row for row in figures["rtp_by_stake"] if row["account"] == "LITE"]
+        assert len(lite) == 2
+
+
+def test_jurisdiction_verdicts_follow_the_table(tmp_path):
+    report = build_report("russian", "pair-or-better", 20_000, seed=2, stake_rounds=4_096)
+    verdicts = {row["jurisdiction"]: row["verdict"] for row in report.figures["jurisdictions"]}
+    rtp = report.figures["rtp"]  # exact: russian pair-or-better draws nothing
+    for name, minimum in report_module.jurisdictions().items():
+        assert verdicts[name] == ("meets" if rtp >= minimum else "fails")
+    assert verdicts["Nevada"] == "meets" and verdicts["Italy"] == "fails"
+
+
+def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):
+    report = build_report("oasis", "basic", 8_192, seed=1, stake_rounds=4_096)
+    out = tmp_path / "report"
+
+    def broken(*_):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(report_module, "_pdf", broken)
+    with pytest.raises(OSError):
+        write_report(report, out)
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir()]  # no staging left behind
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["report", "poker", "--out", "{tmp}/r"], "unknown variant 'poker'"),
+        (["report", "oasis", "--strategy", "best", "--out", "{tmp}/r"], "unknown strategy"),
+        (["report", "oasis", "--out", "{tmp}/missing/r"], "no such folder"),
+        (["report", "oasis", "--out", "{tmp}/file"], "is a file"),
+        (["report", "oasis", "--rounds", "0", "--out", "{tmp}/r"], "at least 1"),
+    ],
+)
+def test_report_bad_input(tmp_path, args, message):
+    (tmp_path / "file").write_text("")
+    result = CliRunner().invoke(main, [a.format(tmp=tmp_path) for a in args])
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()
+
+
+def test_results_command_regenerates_the_folder(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- results table -->\nold\n<!-- end of results table -->\nend\n")
+    result = CliRunner().invoke(
+        main,
+        [
+            "results",
+            "--size",
+            "small",
+            "--out-dir",
+            str(tmp_path / "results"),
+            "--readme",
+            str(readme),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = (tmp_path / "results" / "summary.csv").read_text().splitlines()
+    assert len(summary) == 1 + len(VARIANTS)
+    for variant in VARIANTS:
+        assert (tmp_path / "results" / variant / "report" / "report.pdf").exists()
+    text = readme.read_text()
+    assert "old" not in text and "| oasis | basic |" in text and text.endswith("end\n")
