@@ -436,6 +436,7 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     write_atomic(path, best.toml(game))
     check = run(game, strategy, check_rounds, seed=seed + 1).summary
     basic = run(game, "basic", check_rounds, seed=seed + 1).summary
+    optimal_play = run(game, "optimal", check_rounds, seed=seed + 1).summary
     optimal = exact_game(game, "optimal").summary
     data = {
         "variant": game.name,
