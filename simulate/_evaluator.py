@@ -111,19 +111,27 @@ def _first_invalid_row(hands):
 
 
 @njit(cache=True)
+def next_combination_jit(hand, n):
+    """Advance ``hand`` (increasing cards) to the next combination of range(n) in
+    lexicographic order; False when it was the last."""
+    size = hand.shape[0]
+    i = size - 1
+    while i >= 0 and hand[i] == n - size + i:
+        i -= 1
+    if i < 0:
+        return False
+    hand[i] += 1
+    for j in range(i + 1, size):
+        hand[j] = hand[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
 def _count_all_hands(size, ace_king):
     """Count every ``size``-card hand (5 or 6) by category."""
     counts = np.zeros(11, dtype=np.int64)
-    hand = np.zeros(size, dtype=np.int64)
-    for i in range(size):
-        hand[i] = i
+    hand = np.arange(size)
     while True:
         counts[category_jit(hand_value_jit(hand), ace_king)] += 1
-        i = size - 1  # next combination in lexicographic order
-        while i >= 0 and hand[i] == 52 - size + i:
-            i -= 1
-        if i < 0:
+        if not next_combination_jit(hand, 52):
             return counts
-        hand[i] += 1
-        for j in range(i + 1, size):
-            hand[j] = hand[j - 1] + 1

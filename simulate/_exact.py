@@ -21,7 +21,7 @@ from math import comb
 import numpy as np
 from numba import njit, prange
 
-from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
 from ._settlement import bet_multiple_jit
 from ._strategy import FIRST, PLAY, decide_jit
 from ._tables import cache_dir
@@ -50,34 +50,33 @@ def _fill_value_lists(v1, v2, v3, v4):
     fill4 = np.zeros(v4.shape[0], dtype=np.int64)
     hand = np.zeros(5, dtype=np.int64)
     subset = np.zeros(4, dtype=np.int64)
-    for a in range(52):
-        for b in range(a + 1, 52):
-            for c in range(b + 1, 52):
-                for d in range(c + 1, 52):
-                    for e in range(d + 1, 52):
-                        hand[0], hand[1], hand[2], hand[3], hand[4] = a, b, c, d, e
-                        value = value5_jit(a, b, c, d, e)
-                        for mask in range(1, 31):  # every proper subset but the empty one
-                            size = 0
-                            for i in range(5):
-                                if (mask >> i) & 1:
-                                    subset[size] = hand[i]
-                                    size += 1
-                            if size > 4:
-                                continue
-                            rank = set_rank_jit(subset, size)
-                            if size == 1:
-                                v1[rank, fill1[rank]] = value
-                                fill1[rank] += 1
-                            elif size == 2:
-                                v2[rank, fill2[rank]] = value
-                                fill2[rank] += 1
-                            elif size == 3:
-                                v3[rank, fill3[rank]] = value
-                                fill3[rank] += 1
-                            else:
-                                v4[rank, fill4[rank]] = value
-                                fill4[rank] += 1
+    for i in range(5):
+        hand[i] = i
+    while True:
+        value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        for mask in range(1, 31):  # every proper subset but the empty one
+            size = 0
+            for i in range(5):
+                if (mask >> i) & 1:
+                    subset[size] = hand[i]
+                    size += 1
+            if size > 4:
+                continue
+            rank = set_rank_jit(subset, size)
+            if size == 1:
+                v1[rank, fill1[rank]] = value
+                fill1[rank] += 1
+            elif size == 2:
+                v2[rank, fill2[rank]] = value
+                fill2[rank] += 1
+            elif size == 3:
+                v3[rank, fill3[rank]] = value
+                fill3[rank] += 1
+            else:
+                v4[rank, fill4[rank]] = value
+                fill4[rank] += 1
+        if not next_combination_jit(hand, 52):
+            break
 
 
 @njit(cache=True, parallel=True)
@@ -230,32 +229,31 @@ def canonical_hands_jit():
     image = np.empty(5, dtype=np.int64)
     ranks = np.empty(24, dtype=np.int64)
     n = 0
-    for a in range(52):
-        for b in range(a + 1, 52):
-            for c in range(b + 1, 52):
-                for d in range(c + 1, 52):
-                    for e in range(d + 1, 52):
-                        hand[0], hand[1], hand[2], hand[3], hand[4] = a, b, c, d, e
-                        own = set_rank_jit(hand, 5)
-                        smallest = own
-                        for p in range(24):
-                            for i in range(5):  # relabel, then insertion-sort
-                                card = (hand[i] & ~3) | perms[p, hand[i] & 3]
-                                j = i
-                                while j > 0 and image[j - 1] > card:
-                                    image[j] = image[j - 1]
-                                    j -= 1
-                                image[j] = card
-                            ranks[p] = set_rank_jit(image, 5)
-                            smallest = min(smallest, ranks[p])
-                        if smallest == own:
-                            reps[n] = hand
-                            ranks.sort()
-                            distinct = 1
-                            for p in range(1, 24):
-                                distinct += ranks[p] != ranks[p - 1]
-                            weights[n] = distinct
-                            n += 1
+    for i in range(5):
+        hand[i] = i
+    while True:
+        own = set_rank_jit(hand, 5)
+        smallest = own
+        for p in range(24):
+            for i in range(5):  # relabel, then insertion-sort
+                card = (hand[i] & ~3) | perms[p, hand[i] & 3]
+                j = i
+                while j > 0 and image[j - 1] > card:
+                    image[j] = image[j - 1]
+                    j -= 1
+                image[j] = card
+            ranks[p] = set_rank_jit(image, 5)
+            smallest = min(smallest, ranks[p])
+        if smallest == own:
+            reps[n] = hand
+            ranks.sort()
+            distinct = 1
+            for p in range(1, 24):
+                distinct += ranks[p] != ranks[p - 1]
+            weights[n] = distinct
+            n += 1
+        if not next_combination_jit(hand, 52):
+            break
     return reps[:n].copy(), weights[:n].copy()
 
 
@@ -429,16 +427,15 @@ def hand_classes_jit(reps):
     perm_of = np.empty(2_598_960, dtype=np.int8)
     hand = np.empty(5, dtype=np.int64)
     image = np.empty(5, dtype=np.int64)
-    for a in range(52):
-        for b in range(a + 1, 52):
-            for c in range(b + 1, 52):
-                for d in range(c + 1, 52):
-                    for e in range(d + 1, 52):
-                        hand[0], hand[1], hand[2], hand[3], hand[4] = a, b, c, d, e
-                        smallest, perm = _smallest_image(hand, perms, image)
-                        rank = set_rank_jit(hand, 5)
-                        class_of[rank] = index_of_rank[smallest]
-                        perm_of[rank] = perm
+    for i in range(5):
+        hand[i] = i
+    while True:
+        smallest, perm = _smallest_image(hand, perms, image)
+        rank = set_rank_jit(hand, 5)
+        class_of[rank] = index_of_rank[smallest]
+        perm_of[rank] = perm
+        if not next_combination_jit(hand, 52):
+            break
     return class_of, perm_of
 
 

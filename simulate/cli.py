@@ -449,9 +449,10 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
             "rtp": check["rtp"],
             "rtp_ci95": check["rtp_ci95"],
             "basic_rtp": basic["rtp"],
+            "optimal_fold_or_bet_rtp": optimal_play["rtp"],
         },
+        "gap_to_optimal_fold_or_bet_same_deals": optimal_play["rtp"] - check["rtp"],
         "exact_optimal_fold_or_bet_rtp": optimal["rtp"],
-        "gap_to_exact_optimal": optimal["rtp"] - check["rtp"],
     }
     if as_json:
         print_json(data)
@@ -462,8 +463,9 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
             "rtp (check run)": check["rtp"],
             "rtp ci95": check["rtp_ci95"],
             "basic rtp (same deals)": basic["rtp"],
+            "optimal fold-or-bet rtp (same deals)": optimal_play["rtp"],
+            "gap to it (same deals)": data["gap_to_optimal_fold_or_bet_same_deals"],
             "exact optimal fold-or-bet rtp": optimal["rtp"],
-            "gap to the exact optimum": data["gap_to_exact_optimal"],
         }
     )
 

@@ -67,6 +67,7 @@ def test_strategies_lists_the_shipped_ones():
         "always-play",
         "basic",
         "optimal",
+        "optimized",
         "pair-or-better",
     ]
 
