@@ -48,6 +48,16 @@ print(time.perf_counter() - start)
 """
 
 
+def _machine() -> dict:
+    """What the figures were measured on."""
+    return {
+        "cpus": os.cpu_count(),
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
 def _best_time(run: Callable[[], object], repeats: int) -> float:
     """Shortest wall time of ``repeats`` runs, in seconds."""
     times = []
@@ -155,12 +165,7 @@ def bench_eval(
         "benchmark": "eval",
         "software": {"studsim": __version__, "numba": numba.__version__, "numpy": np.__version__}
         | {peer: _package_version(peer) for peer in ("eval7", "treys", "phevaluator")},
-        "machine": {
-            "cpus": os.cpu_count(),
-            "numba_threads": threads,
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-        },
+        "machine": _machine(),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "seed": seed,
         "hands": hands,
@@ -272,12 +277,7 @@ def bench_simulate(rounds: int = 4_000_000, python_rounds: int = 100_000, seed: 
             "numba": numba.__version__,
             "eval7": _package_version("eval7"),
         },
-        "machine": {
-            "cpus": os.cpu_count(),
-            "numba_threads": threads,
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-        },
+        "machine": _machine(),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "seed": seed,
         "rounds": rounds,
@@ -353,12 +353,7 @@ def bench_exact(variants: list[str] | None = None) -> dict:
     return {
         "benchmark": "exact",
         "software": {"studsim": __version__, "numba": numba.__version__},
-        "machine": {
-            "cpus": os.cpu_count(),
-            "numba_threads": numba.config.NUMBA_NUM_THREADS,
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-        },
+        "machine": _machine(),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "caribbean_exact_seconds": exact_seconds,
         "caribbean_house_edge": result.summary["house_edge"],
