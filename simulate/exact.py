@@ -173,11 +173,7 @@ class ExactResult:
         return {
             "software": {"studsim": __version__},
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "variant": {
-                "name": self.variant.name,
-                "rules_hash": self.variant.rules_hash,
-                "rules": self.variant.data,
-            },
+            "variant": self.variant.record(),
             "strategy": self.strategy,
             "method": "every deal (player hand, upcard, dealer hand) enumerated: player hands "
             "by suit-symmetry class, dealer hands by inclusion-exclusion over the "

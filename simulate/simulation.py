@@ -295,18 +295,8 @@ class SimulationResult:
         return {
             "software": {"studsim": __version__},
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "variant": {
-                "name": self.variant.name,
-                "file": self.variant.file,
-                "rules_hash": self.variant.rules_hash,
-                "rules": self.variant.data,
-            },
-            "strategy": {
-                "name": self.strategy.name,
-                "file": self.strategy.file,
-                "rules_hash": self.strategy.rules_hash,
-                "rules": self.strategy.data,
-            },
+            "variant": self.variant.record(),
+            "strategy": self.strategy.record(),
             "seed": self.seed,
             "generator": "SplitMix64 stream per round from numpy SeedSequence(seed)",
             "rounds_asked": self.rounds_asked,

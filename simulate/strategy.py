@@ -110,6 +110,15 @@ class Strategy:
         class_of, perm_of, perms = hand_class_maps()
         return self.optimal_plays, class_of, perm_of, perms
 
+    def record(self) -> dict:
+        """What identifies the strategy in an output: name, file, rules hash and rules."""
+        return {
+            "name": self.name,
+            "file": self.file,
+            "rules_hash": self.rules_hash,
+            "rules": self.data,
+        }
+
     @property
     def rules_hash(self) -> str:
         text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))

@@ -120,6 +120,15 @@ class Variant:
         text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
+    def record(self) -> dict:
+        """What identifies the variant in an output: name, file, rules hash and rules."""
+        return {
+            "name": self.name,
+            "file": self.file,
+            "rules_hash": self.rules_hash,
+            "rules": self.data,
+        }
+
     def arrays(self) -> VariantArrays:
         """The rules the numba kernels read."""
         bet_pays = np.zeros(len(Category))
