@@ -29,7 +29,7 @@ from ._engine import _exact_game_gain
 from ._evaluator import category_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit
 from ._tables import cache_dir
-from .cards import CardError, format_card, format_cards, parse_cards
+from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .categories import Category
 from .evaluator import hand_value
 from .strategy import OPTIMAL_DESCRIPTION, Strategy, load_strategy
@@ -291,29 +291,25 @@ def _chart(
     variant: Variant, reps: np.ndarray, weights: np.ndarray, plays: np.ndarray
 ) -> pd.DataFrame:
     """The optimal decisions summed up: for each category, and for high-card hands by
-    their two top ranks, how often betting is right, by the upcard's rank."""
-    v = variant.arrays()
-    rows = {}
-    for hand, weight, play in zip(reps, weights, plays, strict=True):
-        value = hand_value(hand)
-        category = Category(int(category_jit(value, variant.ace_king)))
-        ranks = sorted((c >> 2 for c in hand.tolist()), reverse=True)
+    their top ranks, the share of deals on which betting is right, by the upcard's rank."""
+    labels = []
+    for hand in reps:
+        category = Category(int(category_jit(hand_value(hand), variant.ace_king)))
         label = category.label
         if category <= Category.ACE_KING:
-            label = f"{label} {'23456789TJQKA'[ranks[0]]}{'23456789TJQKA'[ranks[1]]}" + (
-                "" if ranks[:2] != [12, 11] else "23456789TJQKA"[ranks[2]]
-            )
-        for upcard in range(52):
-            if upcard in hand:
-                continue
-            key = (label, "23456789TJQKA"[upcard >> 2])
-            total, bets = rows.get(key, (0, 0))
-            rows[key] = (total + int(weight), bets + int(weight) * bool(play[upcard]))
-    del v
-    frame = pd.DataFrame(
-        [{"hand": k[0], "upcard": k[1], "bet_share": b / t} for k, (t, b) in rows.items()]
-    )
-    return frame.pivot(index="hand", columns="upcard", values="bet_share")[list("23456789TJQKA")]
+            top = sorted((RANKS[c >> 2] for c in hand.tolist()), key=RANKS.index, reverse=True)
+            label += " " + "".join(top[:3] if top[:2] == ["A", "K"] else top[:2])
+        labels.append(label)
+    in_hand = np.zeros((len(reps), 52), dtype=bool)
+    np.put_along_axis(in_hand, reps, True, axis=1)
+    deals = (weights[:, None] * ~in_hand).reshape(-1, 13, 4).sum(axis=2)
+    bets = (weights[:, None] * (plays & ~in_hand)).reshape(-1, 13, 4).sum(axis=2)
+    columns = list(RANKS)
+    deals = pd.DataFrame(deals, columns=columns).groupby(labels).sum()
+    bets = pd.DataFrame(bets, columns=columns).groupby(labels).sum()
+    chart = bets / deals
+    chart.index.name, chart.columns.name = "hand", "upcard"
+    return chart
 
 
 _CLASS_MAPS = None
