@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
+
+
+def data_hash(data: dict) -> str:
+    """SHA-256 of a file's content as data: independent of layout, order and comments."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class DataFileError(ValueError):

@@ -14,8 +14,6 @@ so a situation costs at most a few hundred binary searches instead of
 
 from __future__ import annotations
 
-import os
-import tempfile
 from math import comb
 
 import numpy as np
@@ -24,7 +22,7 @@ from numba import njit, prange
 from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
 from ._settlement import bet_multiple_jit
 from ._strategy import FIRST, PLAY, decide_jit
-from ._tables import cache_dir
+from ._tables import cached_arrays
 
 EXACT_TABLE_VERSION = 1
 # C(n, k) for n < 53, k < 6, for colex ranks of card sets
@@ -98,21 +96,11 @@ def build_value_lists() -> tuple[np.ndarray, ...]:
 
 def load_value_lists() -> tuple[np.ndarray, ...]:
     """The value lists, from the disk cache when there (built and saved on first use)."""
-    path = cache_dir() / f"exact-values-v{EXACT_TABLE_VERSION}.npz"
-    try:
-        with np.load(path) as saved:
-            return tuple(saved[f"size{k}"] for k in range(1, 5))
-    except (OSError, ValueError, KeyError):
-        pass
-    lists = build_value_lists()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
-            np.savez(tmp, **{f"size{k}": values for k, values in enumerate(lists, start=1)})
-        os.replace(tmp.name, path)
-    except OSError:
-        pass
-    return lists
+    arrays = cached_arrays(
+        f"exact-values-v{EXACT_TABLE_VERSION}",
+        lambda: {f"size{k}": values for k, values in enumerate(build_value_lists(), start=1)},
+    )
+    return tuple(arrays[f"size{k}"] for k in range(1, 5))
 
 
 @njit(cache=True)
@@ -219,6 +207,19 @@ def _suit_permutations():
 
 
 @njit(cache=True)
+def _image_rank(hand, perm, image):
+    """Colex rank of the hand with suit s relabelled ``perm[s]`` (``image``: scratch)."""
+    for i in range(5):  # relabel, then insertion-sort
+        card = (hand[i] & ~3) | perm[hand[i] & 3]
+        j = i
+        while j > 0 and image[j - 1] > card:
+            image[j] = image[j - 1]
+            j -= 1
+        image[j] = card
+    return set_rank_jit(image, 5)
+
+
+@njit(cache=True)
 def canonical_hands_jit():
     """One hand of each class of five-card hands under relabelling of suits (the class's
     smallest colex rank), and the size of each class."""
@@ -235,14 +236,7 @@ def canonical_hands_jit():
         own = set_rank_jit(hand, 5)
         smallest = own
         for p in range(24):
-            for i in range(5):  # relabel, then insertion-sort
-                card = (hand[i] & ~3) | perms[p, hand[i] & 3]
-                j = i
-                while j > 0 and image[j - 1] > card:
-                    image[j] = image[j - 1]
-                    j -= 1
-                image[j] = card
-            ranks[p] = set_rank_jit(image, 5)
+            ranks[p] = _image_rank(hand, perms[p], image)
             smallest = min(smallest, ranks[p])
         if smallest == own:
             reps[n] = hand
@@ -402,14 +396,7 @@ def _smallest_image(hand, perms, image):
     """(smallest colex rank of the hand's suit relabellings, the relabelling giving it)."""
     best, best_perm = -1, 0
     for p in range(24):
-        for i in range(5):
-            card = (hand[i] & ~3) | perms[p, hand[i] & 3]
-            j = i
-            while j > 0 and image[j - 1] > card:
-                image[j] = image[j - 1]
-                j -= 1
-            image[j] = card
-        rank = set_rank_jit(image, 5)
+        rank = _image_rank(hand, perms[p], image)
         if best < 0 or rank < best:
             best, best_perm = rank, p
     return best, best_perm

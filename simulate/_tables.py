@@ -25,6 +25,7 @@ import itertools
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -167,20 +168,26 @@ def cache_dir() -> Path:
     return Path(base) / "studsim"
 
 
-def load_tables() -> dict[str, np.ndarray]:
-    """The tables from the disk cache, built and saved on first use."""
-    path = cache_dir() / f"hand-tables-v{TABLE_VERSION}.npz"
+def cached_arrays(name: str, build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Arrays kept in the cache folder as ``name``.npz: loaded when there, else built and
+    saved atomically (a read-only home still works, only without the cache)."""
+    path = cache_dir() / f"{name}.npz"
     try:
         with np.load(path) as saved:
-            return {name: saved[name] for name in saved.files}
+            return {key: saved[key] for key in saved.files}
     except (OSError, ValueError, KeyError):
         pass
-    tables = build_tables()
+    arrays = build()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
-            np.savez(tmp, **tables)
+            np.savez(tmp, **arrays)
         os.replace(tmp.name, path)
     except OSError:
-        pass  # a read-only home still evaluates, only without the cache
-    return tables
+        pass
+    return arrays
+
+
+def load_tables() -> dict[str, np.ndarray]:
+    """The tables from the disk cache, built and saved on first use."""
+    return cached_arrays(f"hand-tables-v{TABLE_VERSION}", build_tables)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,7 +26,7 @@ from . import _strategy as rules_kernels
 from ._engine import _exact_game_gain
 from ._evaluator import category_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit
-from ._tables import cache_dir
+from ._tables import cached_arrays
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .categories import Category
 from .evaluator import hand_value
@@ -190,9 +188,8 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
     start = time.perf_counter()
     variant = _variant(variant)
     optimal = strategy == "optimal"
-    if optimal:
-        rules, name = np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64), "optimal"
-    else:
+    rules, name = None, "optimal"
+    if not optimal:
         plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
         first_actions = {int(a) for p, a in plan.rules[:, :2] if p == rules_kernels.FIRST}
         if first_actions - {rules_kernels.FOLD, rules_kernels.PLAY} or plan.game_mode:
@@ -201,12 +198,7 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
                 "analysis covers folding and betting on the dealt cards"
             )
         rules, name = plan.rules, plan.name
-    reps, weights = kernels.canonical_hands_jit()
-    v = variant.arrays()
-    counts = np.zeros((len(reps), 55), dtype=np.int64)
-    win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
-    plays = np.zeros((len(reps), 52), dtype=np.bool_)
-    kernels.full_game_jit(v, _lists(), reps, rules, optimal, counts, win_net, win_net2, plays)
+    reps, weights, counts, win_net, win_net2, plays = _weigh_every_deal(variant, rules)
     totals = (counts * weights[:, None]).sum(axis=0)
     win_total = _exact_sum(win_net, weights)
     win_total2 = _exact_sum(win_net2, weights)
@@ -214,6 +206,22 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
     summary = _summary(variant, totals, win_total, win_total2)
     chart = _chart(variant, reps, weights, plays) if optimal else None
     return ExactResult(variant, name, table, summary, chart, time.perf_counter() - start)
+
+
+def _weigh_every_deal(variant: Variant, rules: np.ndarray | None):
+    """Run the full-game kernel over every class of hands: optimal play when ``rules``
+    is None. Returns (classes, their sizes, counts, win nets, their squares, bets)."""
+    reps, weights = kernels.canonical_hands_jit()
+    counts = np.zeros((len(reps), 55), dtype=np.int64)
+    win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
+    plays = np.zeros((len(reps), 52), dtype=np.bool_)
+    optimal = rules is None
+    if optimal:
+        rules = np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64)
+    kernels.full_game_jit(
+        variant.arrays(), _lists(), reps, rules, optimal, counts, win_net, win_net2, plays
+    )
+    return reps, weights, counts, win_net, win_net2, plays
 
 
 def _exact_sum(per_row: np.ndarray, weights: np.ndarray) -> Fraction:
@@ -330,27 +338,8 @@ def hand_class_maps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _optimal_plays(variant: Variant) -> np.ndarray:
     """Whether betting is right, by class of hand and upcard: from the disk cache, or
     computed by the full-game analysis (about half a minute) and cached."""
-    path = cache_dir() / f"optimal-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}.npy"
-    try:
-        return np.load(path)
-    except (OSError, ValueError):
-        pass
-    reps, _ = kernels.canonical_hands_jit()
-    counts = np.zeros((len(reps), 55), dtype=np.int64)
-    win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
-    plays = np.zeros((len(reps), 52), dtype=np.bool_)
-    rules = np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64)
-    kernels.full_game_jit(
-        variant.arrays(), _lists(), reps, rules, True, counts, win_net, win_net2, plays
-    )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npy", delete=False) as tmp:
-            np.save(tmp, plays)
-        os.replace(tmp.name, path)
-    except OSError:
-        pass
-    return plays
+    name = f"optimal-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}"
+    return cached_arrays(name, lambda: {"plays": _weigh_every_deal(variant, None)[-1]})["plays"]
 
 
 def optimal_strategy(variant: Variant | str) -> Strategy:

@@ -9,7 +9,6 @@ condition: it says what to do otherwise. See ``strategies/README.md``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -19,7 +18,7 @@ import numpy as np
 
 from . import _evaluator
 from . import _strategy as k
-from ._datafile import DataFileError, Table
+from ._datafile import DataFileError, Table, data_hash
 from .cards import RANKS, CardError, parse_cards
 from .categories import Category
 from .evaluator import hand_value
@@ -121,8 +120,7 @@ class Strategy:
 
     @property
     def rules_hash(self) -> str:
-        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return data_hash(self.data)
 
 
 def _folder(variant: str):

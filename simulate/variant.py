@@ -10,7 +10,6 @@ loaded by its path and works the same way.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _evaluator
-from ._datafile import DataFileError, Table
+from ._datafile import DataFileError, Table, data_hash
 from .cards import CardError, parse_cards
 from .categories import Category
 from .evaluator import hand_value
@@ -117,8 +116,7 @@ class Variant:
     @property
     def rules_hash(self) -> str:
         """SHA-256 of the rules as data (independent of layout and comments)."""
-        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return data_hash(self.data)
 
     def record(self) -> dict:
         """What identifies the variant in an output: name, file, rules hash and rules."""

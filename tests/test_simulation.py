@@ -212,33 +212,44 @@ def strategies_to_check(tmp_path):
         yield variant, load_strategy(path, variant)
 
 
+class KernelRounds:
+    """Rounds played one at a time by the engine's round kernel, as the block kernel does."""
+
+    def __init__(self, variant, strategy, seed):
+        self.variant, self.strategy, self.key = variant, strategy, _key(seed)
+        self.arrays = variant.arrays()
+        self.fees, self.forced = _draw_fees(variant)
+        self.decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
+        self.scratch = (
+            np.empty(6, dtype=np.int64),
+            np.empty(5, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+        )
+
+    def play(self, index):
+        state = np.array([engine.round_state_jit(self.key, index)], dtype=np.uint64)
+        return engine.play_round_jit(
+            self.arrays,
+            self.strategy.rules,
+            self.strategy.game_mode,
+            self.strategy.optimal_arrays(),
+            self.fees,
+            self.forced,
+            state,
+            self.decisions,
+            *self.scratch,
+        )
+
+
 def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
     """Each round of the kernel, replayed in Python and settled by the public API."""
     seen = set()
     for variant_name, strategy in strategies_to_check(tmp_path):
         variant = load_variant(variant_name)
-        v = variant.arrays()
-        fees, forced = _draw_fees(variant)
-        key = _key(5)
-        decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
-        hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
-        used = np.zeros(1, dtype=np.int64)
+        rounds = KernelRounds(variant, strategy, seed=5)
         for index in range(scaled(600)):
-            state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
-            kernel = engine.play_round_jit(
-                v,
-                strategy.rules,
-                strategy.game_mode,
-                strategy.optimal_arrays(),
-                fees,
-                forced,
-                state,
-                decisions,
-                hand,
-                dealer,
-                used,
-            )
-            *expected, taken = reference_round(variant, strategy, key, index)
+            kernel = rounds.play(index)
+            *expected, taken = reference_round(variant, strategy, rounds.key, index)
             assert tuple(kernel) == pytest.approx(tuple(expected)), (variant_name, index, taken)
             seen.update(f"{variant_name}: {t}" for t in taken)
     for path in [
@@ -263,27 +274,10 @@ def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
 def test_kernel_totals_equal_the_sum_of_rounds():
     variant, strategy = load_variant("six-card"), load_strategy("basic", "six-card")
     result = run(variant, strategy, 3_000, seed=9)
-    fees, forced = _draw_fees(variant)
-    key, v = _key(9), variant.arrays()
-    decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
-    hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
-    used = np.zeros(1, dtype=np.int64)
+    rounds = KernelRounds(variant, strategy, seed=9)
     nets, wagers = [], []
     for index in range(3_000):
-        state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
-        won, lost, *_, wager = engine.play_round_jit(
-            v,
-            strategy.rules,
-            strategy.game_mode,
-            strategy.optimal_arrays(),
-            fees,
-            forced,
-            state,
-            decisions,
-            hand,
-            dealer,
-            used,
-        )
+        won, lost, *_, wager = rounds.play(index)
         nets.append(won - lost)
         wagers.append(wager)
     assert result.summary["net"] == pytest.approx(sum(nets))
@@ -291,7 +285,7 @@ def test_kernel_totals_equal_the_sum_of_rounds():
     assert result.summary["largest_win"] == max(nets)
     assert result.summary["standard_deviation"] == pytest.approx(np.std(nets, ddof=1))
     counts = result.decisions.set_index("decision")["count"]
-    assert counts.sum() == decisions.sum()
+    assert counts.sum() == rounds.decisions.sum()
 
 
 def test_capped_rtp_with_a_stake():
