@@ -181,11 +181,18 @@ def play_ev_jit(v, lists, final, value, multiple, upcard, dead, n_dead):
     thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
     counts = np.empty(4, dtype=np.int64)
     dealer_counts_jit(lists, upcard, dead, n_dead, thresholds, counts)
-    no_qualify, total = counts[0], counts[3]
+    return ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])
+
+
+@njit(cache=True)
+def ev_from_counts_jit(v, value, multiple, below_qualifier, below_value, below_next, total):
+    """(ev, total, no_qualify, win, push, loss) of betting a hand of ``value`` from the
+    dealer's hands counted below the qualifier, below ``value``, below ``value + 1``."""
+    no_qualify = below_qualifier
     if value < v.qualifier:
         win, push = 0, 0
     else:
-        win, push = counts[1] - no_qualify, counts[2] - counts[1]
+        win, push = below_value - no_qualify, below_next - below_value
     loss = total - no_qualify - win - push
     won = no_qualify * v.ante_pays_no_qualify + win * (v.ante_pays + v.bet * multiple)
     ev = (won - loss * (1.0 + v.bet)) / total
@@ -316,11 +323,40 @@ def _unseen(cards, upcard):
     return out[:n]
 
 
+@njit(cache=True)
+def replace_ev_jit(v, lists, six, position, upcard):
+    """EV, the fee aside, of replacing card ``position`` of six cards (after a buy):
+    every replacement, then fold or bet."""
+    unseen = _unseen(six, upcard)
+    dead = np.empty(7, dtype=np.int64)
+    dead[:6] = six
+    trial = six.copy()
+    total = 0.0
+    for card in unseen:
+        trial[position] = card
+        dead[6] = card
+        total += after_draw_ev_jit(v, lists, trial, upcard, np.sort(dead), 7, False)
+    return total / unseen.shape[0]
+
+
+@njit(cache=True)
+def _drawn_ev(v, tables, lists, final, upcard, player, unseen, picks, k, forced, scratch):
+    """EV after a draw of unseen[picks[:k]] into ``final``: fold or bet (bet if forced).
+    ``scratch``: 4 x 5 integers."""
+    value = hand_value_jit(final)
+    thresholds, counts = scratch[2, :3], scratch[3, :4]
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds, counts, scratch)
+    multiple = bet_multiple_jit(v, final, value)
+    ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
+    return ev if forced else max(-1.0, ev)
+
+
 @njit(cache=True, parallel=True)
-def exchange_ev_jit(v, lists, hand, keep_mask, upcard, forced):
-    """EV, fees aside, of throwing the cards of ``hand`` outside ``keep_mask`` and drawing
-    as many from the cards the player has not seen; every draw enumerated."""
-    unseen = _unseen(hand, upcard)
+def exchange_ev_jit(v, tables, lists, player, hand, keep_mask, upcard, unseen, forced):
+    """EV, fees aside, of throwing the cards of ``hand`` (the player's five, or six after a
+    buy whose sixth card is unseen[...] already counted in ``player``'s draws) outside
+    ``keep_mask`` and drawing as many from ``unseen``; every draw enumerated."""
     n_hand = hand.shape[0]
     thrown = np.empty(n_hand, dtype=np.int64)
     k = 0
@@ -331,21 +367,18 @@ def exchange_ev_jit(v, lists, hand, keep_mask, upcard, forced):
     m = unseen.shape[0]
     total = 0.0
     count = 0
-    for first in prange(m):
+    for first in prange(m - k + 1):
         final = hand.copy()
-        dead = np.empty(n_hand + k, dtype=np.int64)
-        dead[:n_hand] = hand
+        scratch = np.empty((4, 5), dtype=np.int64)
         picks = np.empty(k, dtype=np.int64)
-        picks[0] = first
-        for j in range(1, k):
+        for j in range(k):
             picks[j] = first + j
-        if k > 0 and picks[k - 1] >= m:
-            continue
         while True:
             for j in range(k):
                 final[thrown[j]] = unseen[picks[j]]
-                dead[n_hand + j] = unseen[picks[j]]
-            total += after_draw_ev_jit(v, lists, final, upcard, np.sort(dead), n_hand + k, forced)
+            total += _drawn_ev(
+                v, tables, lists, final, upcard, player, unseen, picks, k, forced, scratch
+            )
             count += 1
             j = k - 1  # the next combination with the same first card
             while j >= 1 and picks[j] == m - k + j:
@@ -359,36 +392,34 @@ def exchange_ev_jit(v, lists, hand, keep_mask, upcard, forced):
 
 
 @njit(cache=True, parallel=True)
-def buy_ev_jit(v, lists, hand, upcard, replace_fee):
+def buy_ev_jit(v, tables, lists, player, upcard, unseen, replace_fee):
     """EV, the buying fee aside, of buying a sixth card, then folding, betting or (when
     ``replace_fee`` is not NaN) replacing one of the six, whichever is worth most."""
-    unseen = _unseen(hand, upcard)
+    m = unseen.shape[0]
     total = 0.0
-    for s in prange(unseen.shape[0]):
+    for s in prange(m):
         six = np.empty(6, dtype=np.int64)
-        six[:5] = hand
+        six[:5] = player
         six[5] = unseen[s]
-        dead = np.sort(six)
-        best = after_draw_ev_jit(v, lists, six, upcard, dead, 6, False)
+        picks = np.empty(2, dtype=np.int64)
+        scratch = np.empty((4, 5), dtype=np.int64)
+        picks[0] = s
+        best = _drawn_ev(v, tables, lists, six, upcard, player, unseen, picks, 1, False, scratch)
         if not np.isnan(replace_fee):
-            dead7 = np.empty(7, dtype=np.int64)
-            dead7[:6] = six
             for position in range(6):
                 trial = six.copy()
                 sum_replaced = 0.0
-                n = 0
-                for r in range(unseen.shape[0]):
+                for r in range(m):
                     if r == s:
                         continue
                     trial[position] = unseen[r]
-                    dead7[6] = unseen[r]
-                    sum_replaced += after_draw_ev_jit(
-                        v, lists, trial, upcard, np.sort(dead7), 7, False
+                    picks[0], picks[1] = min(s, r), max(s, r)
+                    sum_replaced += _drawn_ev(
+                        v, tables, lists, trial, upcard, player, unseen, picks, 2, False, scratch
                     )
-                    n += 1
-                best = max(best, sum_replaced / n - replace_fee)
+                best = max(best, sum_replaced / (m - 1) - replace_fee)
         total += best
-    return total / unseen.shape[0]
+    return total / m
 
 
 @njit(cache=True)
@@ -447,3 +478,148 @@ def optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard):
     rank = set_rank_jit(ordered, 5)
     p = perm_of[rank]
     return plays[class_of[rank], (upcard & ~3) | perms[p, upcard & 3]]
+
+
+# The dealer's hands of a situation: the upcard, the player's five cards P, and the cards
+# he has not seen (``unseen``). For draws, the dealer avoids P and the drawn cards R; by
+# inclusion-exclusion over subsets S of R,
+#     count(avoiding P + R) = sum over S of (-1)^|S| G(S),
+# where G(S) counts the hands containing the upcard and S and avoiding P. G is tabulated
+# (cumulative over the value) for S of 0, 1 and 2 cards; larger S are counted directly.
+VALUES = 7464  # thresholds 0..7463: "value below t"
+
+
+@njit(cache=True)
+def _hands_with(lists, cards, n, ordered):
+    """(sorted values of the five-card hands containing cards[:n], or the one hand's value);
+    ``ordered`` is scratch space."""
+    for i in range(n):
+        card = cards[i]
+        j = i
+        while j > 0 and ordered[j - 1] > card:
+            ordered[j] = ordered[j - 1]
+            j -= 1
+        ordered[j] = card
+    if n == 5:
+        return lists[0][0][:0], value5_jit(
+            ordered[0], ordered[1], ordered[2], ordered[3], ordered[4]
+        )
+    rank = set_rank_jit(ordered, n)
+    v1, v2, v3, v4 = lists
+    values = v1[rank] if n == 1 else v2[rank] if n == 2 else v3[rank] if n == 3 else v4[rank]
+    return values, -1
+
+
+@njit(cache=True)
+def _add_avoiding(lists, base, n_base, player, histogram):
+    """Add to ``histogram`` (by value) the hands containing base[:n_base] and avoiding the
+    player's five cards, by inclusion-exclusion over subsets of them."""
+    cards = np.empty(5, dtype=np.int64)
+    ordered = np.empty(5, dtype=np.int64)
+    cards[:n_base] = base[:n_base]
+    for mask in range(32):
+        n = n_base
+        for i in range(5):
+            if (mask >> i) & 1:
+                if n == 5:
+                    n = 6
+                    break
+                cards[n] = player[i]
+                n += 1
+        if n > 5:
+            continue
+        sign = -1 if (n - n_base) % 2 else 1
+        values, single = _hands_with(lists, cards, n, ordered)
+        if single >= 0:
+            histogram[single] += sign
+        else:
+            for value in values:
+                histogram[value] += sign
+
+
+@njit(cache=True)
+def _cumulative(histogram, out):
+    """out[t] = how many values are below t."""
+    running = 0
+    for t in range(VALUES):
+        out[t] = running
+        if t < histogram.shape[0]:
+            running += histogram[t]
+
+
+@njit(cache=True, parallel=True)
+def situation_tables_jit(lists, upcard, player, unseen):
+    """G for the empty set, each unseen card, and each pair of unseen cards (index
+    ``pair_index_jit``): hands with the upcard and those cards, avoiding the player's."""
+    m = unseen.shape[0]
+    g0 = np.zeros(VALUES, dtype=np.int64)
+    g1 = np.zeros((m, VALUES), dtype=np.int64)
+    g2 = np.zeros((m * (m - 1) // 2, VALUES), dtype=np.int64)
+    base = np.empty(3, dtype=np.int64)
+    base[0] = upcard
+    histogram = np.zeros(VALUES, dtype=np.int64)
+    _add_avoiding(lists, base, 1, player, histogram)
+    _cumulative(histogram, g0)
+    for i in prange(m):
+        local = np.zeros(3, dtype=np.int64)
+        local[0], local[1] = upcard, unseen[i]
+        counts = np.zeros(VALUES, dtype=np.int64)
+        _add_avoiding(lists, local, 2, player, counts)
+        _cumulative(counts, g1[i])
+        for j in range(i + 1, m):
+            local[2] = unseen[j]
+            counts[:] = 0
+            _add_avoiding(lists, local, 3, player, counts)
+            _cumulative(counts, g2[pair_index_jit(i, j, m)])
+    return g0, g1, g2
+
+
+@njit(cache=True)
+def pair_index_jit(i, j, m):
+    """Index of the pair i < j among the pairs of range(m), in lexicographic order."""
+    return i * (2 * m - i - 1) // 2 + (j - i - 1)
+
+
+@njit(cache=True)
+def draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds, out, scratch):
+    """The dealer's hands avoiding the player's cards and the drawn cards unseen[picks[:k]],
+    counted below each threshold (``out[-1]``: all of them). ``scratch``: 2 x 5 cards."""
+    g0, g1, g2 = tables
+    m = unseen.shape[0]
+    n_t = thresholds.shape[0]
+    for t in range(n_t):
+        out[t] = g0[thresholds[t]]
+    out[n_t] = g0[VALUES - 1]
+    for a in range(k):
+        for t in range(n_t):
+            out[t] -= g1[picks[a], thresholds[t]]
+        out[n_t] -= g1[picks[a], VALUES - 1]
+        for b in range(a + 1, k):
+            row = g2[pair_index_jit(picks[a], picks[b], m)]
+            for t in range(n_t):
+                out[t] += row[thresholds[t]]
+            out[n_t] += row[VALUES - 1]
+    if k < 3:
+        return
+    cards, ordered = scratch[0], scratch[1]
+    cards[0] = upcard
+    for a in range(k):
+        for b in range(a + 1, k):
+            for c in range(b + 1, k):
+                cards[1], cards[2], cards[3] = unseen[picks[a]], unseen[picks[b]], unseen[picks[c]]
+                values, _ = _hands_with(lists, cards, 4, ordered)
+                for t in range(n_t):
+                    out[t] -= _count_below(values, thresholds[t])
+                out[n_t] -= values.shape[0]
+                for p in range(5):  # those also holding one of the player's cards
+                    cards[4] = player[p]
+                    _, value = _hands_with(lists, cards, 5, ordered)
+                    for t in range(n_t):
+                        out[t] += value < thresholds[t]
+                    out[n_t] += 1
+                for d in range(c + 1, k):
+                    cards[4] = unseen[picks[d]]
+                    _, value = _hands_with(lists, cards, 5, ordered)
+                    for t in range(n_t):
+                        out[t] += value < thresholds[t]
+                    out[n_t] += 1

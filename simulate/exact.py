@@ -79,42 +79,35 @@ def advise(
         return _advise_game(variant, cards, up[0], dealer)
     v, lists, u = variant.arrays(), _lists(), int(up[0])
     rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
-    dead = np.sort(cards)
-    rows.append(
-        {
-            "option": "play",
-            "cards thrown": "",
-            "ev": kernels.after_draw_ev_jit(v, lists, cards, u, dead, len(cards), True),
-        }
-    )
-    if len(cards) == 5:
-        if variant.buy_fee is not None:
-            replace = np.nan if variant.replace_fee is None else variant.replace_fee
-            rows.append(
-                {
-                    "option": "buy a sixth card",
-                    "cards thrown": "",
-                    "ev": kernels.buy_ev_jit(v, lists, cards, u, replace) - variant.buy_fee,
-                }
-            )
-        for count, fee in variant.exchange_fees.items():
-            forced = count in variant.exchange_forces_bet
-            for thrown in itertools.combinations(range(5), count):
-                keep = sum(1 << i for i in range(5) if i not in thrown)
-                ev = kernels.exchange_ev_jit(v, lists, cards, keep, u, forced) - fee
-                rows.append(
-                    {
-                        "option": f"exchange {count}",
-                        "cards thrown": format_cards(cards[list(thrown)]),
-                        "ev": ev,
-                    }
-                )
-    elif variant.replace_fee is not None:
-        for position in range(6):
-            keep = 63 & ~(1 << position)
-            ev = kernels.exchange_ev_jit(v, lists, cards, keep, u, False) - variant.replace_fee
+    play = kernels.after_draw_ev_jit(v, lists, cards, u, np.sort(cards), len(cards), True)
+    rows.append({"option": "play", "cards thrown": "", "ev": play})
+    if len(cards) == 6:
+        for position in range(6 if variant.replace_fee is not None else 0):
+            ev = kernels.replace_ev_jit(v, lists, cards, position, u) - variant.replace_fee
             rows.append(
                 {"option": "replace", "cards thrown": format_card(cards[position]), "ev": ev}
+            )
+        return _mark_best(rows)
+    unseen = np.array([c for c in range(52) if c != u and c not in cards.tolist()])
+    tables = kernels.situation_tables_jit(lists, u, cards, unseen)
+    if variant.buy_fee is not None:
+        replace = np.nan if variant.replace_fee is None else variant.replace_fee
+        ev = kernels.buy_ev_jit(v, tables, lists, cards, u, unseen, replace) - variant.buy_fee
+        rows.append({"option": "buy a sixth card", "cards thrown": "", "ev": ev})
+    for count, fee in variant.exchange_fees.items():
+        forced = count in variant.exchange_forces_bet
+        for thrown in itertools.combinations(range(5), count):
+            keep = sum(1 << i for i in range(5) if i not in thrown)
+            ev = (
+                kernels.exchange_ev_jit(v, tables, lists, cards, cards, keep, u, unseen, forced)
+                - fee
+            )
+            rows.append(
+                {
+                    "option": f"exchange {count}",
+                    "cards thrown": format_cards(cards[list(thrown)]),
+                    "ev": ev,
+                }
             )
     return _mark_best(rows)
 

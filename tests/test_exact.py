@@ -84,7 +84,11 @@ def test_exchange_and_buy_against_brute_force(lists):
             for new in unseen
         ]
     )
-    ev = kernels.exchange_ev_jit(oasis.arrays(), lists, hand, 0b01111, upcard, False)
+    unseen = np.array(unseen)
+    tables = kernels.situation_tables_jit(lists, upcard, hand, unseen)
+    ev = kernels.exchange_ev_jit(
+        oasis.arrays(), tables, lists, hand, hand, 0b01111, upcard, unseen, False
+    )
     assert ev == pytest.approx(expected)
     six = load_variant("six-card")
     expected = np.mean(
@@ -93,7 +97,8 @@ def test_exchange_and_buy_against_brute_force(lists):
             for new in unseen
         ]
     )
-    assert kernels.buy_ev_jit(six.arrays(), lists, hand, upcard, np.nan) == pytest.approx(expected)
+    buy = kernels.buy_ev_jit(six.arrays(), tables, lists, hand, upcard, unseen, np.nan)
+    assert buy == pytest.approx(expected)
 
 
 def test_advise_lists_every_option():
