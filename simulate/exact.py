@@ -293,14 +293,17 @@ def _chart(
 ) -> pd.DataFrame:
     """The optimal decisions summed up: for each category, and for high-card hands by
     their top ranks, the share of deals on which betting is right, by the upcard's rank."""
-    labels = []
+    labels, strength = [], {}
     for hand in reps:
         category = Category(int(category_jit(hand_value(hand), variant.ace_king)))
         label = category.label
+        top = []
         if category <= Category.ACE_KING:
             top = sorted((RANKS[c >> 2] for c in hand.tolist()), key=RANKS.index, reverse=True)
-            label += " " + "".join(top[:3] if top[:2] == ["A", "K"] else top[:2])
+            top = top[:3] if top[:2] == ["A", "K"] else top[:2]
+            label += " " + "".join(top)
         labels.append(label)
+        strength[label] = (int(category), [RANKS.index(r) for r in top])
     in_hand = np.zeros((len(reps), 52), dtype=bool)
     np.put_along_axis(in_hand, reps, True, axis=1)
     deals = (weights[:, None] * ~in_hand).reshape(-1, 13, 4).sum(axis=2)
@@ -308,7 +311,7 @@ def _chart(
     columns = list(RANKS)
     deals = pd.DataFrame(deals, columns=columns).groupby(labels).sum()
     bets = pd.DataFrame(bets, columns=columns).groupby(labels).sum()
-    chart = bets / deals
+    chart = (bets / deals).loc[sorted(set(labels), key=strength.get, reverse=True)]
     chart.index.name, chart.columns.name = "hand", "upcard"
     return chart
 
