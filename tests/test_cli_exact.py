@@ -1,0 +1,64 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulate.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_advise_prints_every_option_and_the_best():
+    result = run("advise", "oasis", "As Kd 7h 7c 2s", "--up", "Qh")
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0] == "oasis: As Kd 7h 7c 2s, upcard Qh"
+    best = [line for line in lines if line.endswith("<- best")]
+    assert len(best) == 1 and best[0].startswith("play")
+    assert sum(line.startswith("exchange") for line in lines) == 15
+
+
+def test_advise_json_and_buying_a_game():
+    rows = json.loads(
+        run(
+            "advise",
+            "six-card",
+            "As Ks Qs Js Ts",
+            "--up",
+            "Qh",
+            "--dealer",
+            "Qh Jd 9c 5s 3c",
+            "--json",
+        ).output
+    )
+    assert [row["option"] for row in rows] == ["decline", "buy the dealer a game"]
+    assert rows[1]["best"] and rows[1]["dealer discards"] == "3c"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["advise", "oasis", "As Kd 7h 7c", "--up", "Qh"], "5 or 6"),
+        (["advise", "oasis", "As Kd 7h 7c 2s", "--up", "As"], "repeat a card"),
+        (["advise", "oasis", "As Kd 7h 7c 2s", "--up", "Qx"], "'Qx' is not a card"),
+        (["advise", "oasis", "As Kd 7h 7c 2s 3s", "--up", "Qh"], "oasis has no sixth card"),
+        (
+            ["advise", "oasis", "As Kd 7h 7c 2s", "--up", "Qh", "--dealer", "Qh Jd 9c 5s 3c"],
+            "buying the dealer a game is not offered",
+        ),
+        (
+            ["advise", "six-card", "As Kd 7h 7c 2s", "--up", "Qh", "--dealer", "Qh Qd 9c 5s 3c"],
+            "the dealer qualifies",
+        ),
+        (["exact", "oasis", "--strategy", "basic"], "draws or buys games"),
+        (["exact", "poker"], "unknown variant 'poker'"),
+        (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
