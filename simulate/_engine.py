@@ -66,7 +66,11 @@ DECISION_COUNT = CELL_COUNT + CELLS
     D_GAME_DECLINED,
 ) = range(14)
 DECISIONS = 14
-INTS = DECISION_COUNT + DECISIONS
+# the round results, in half antes from NET_LOW to NET_HIGH (beyond: the end bins)
+NET_LOW, NET_HIGH = -16.0, 512.0
+NET_BINS = int((NET_HIGH - NET_LOW) * 2) + 1
+NET_COUNT = DECISION_COUNT + DECISIONS
+INTS = NET_COUNT + NET_BINS
 # how a strategy decides to buy the dealer a game
 GAME_NEVER, GAME_RULES, GAME_EXACT = 0, 1, 2
 
@@ -289,6 +293,8 @@ def play_blocks_jit(
             if net > 0:
                 out_i[HITS] += 1
             best = max(best, net)
+            half_antes = round((min(max(net, NET_LOW), NET_HIGH) - NET_LOW) * 2.0)
+            out_i[NET_COUNT + int(half_antes)] += 1
         out_i[DECISION_COUNT : DECISION_COUNT + DECISIONS] += decisions
         largest[row] = best
 

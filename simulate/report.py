@@ -245,10 +245,9 @@ def _plots(simulation: SimulationResult, exact) -> dict[str, plt.Figure]:
     axes.set_title("Convergence of the simulated RTP")
     axes.legend()
     convergence.tight_layout()
-    outcomes = simulation.outcomes
-    by_net = outcomes.groupby(outcomes["average_net"].round(4))["frequency"].sum()
+    distribution_table = simulation.net_distribution()
     distribution, axes = plt.subplots(figsize=(7, 3.5))
-    axes.bar([f"{x:g}" for x in by_net.index], by_net.to_numpy())
+    axes.bar([f"{x:g}" for x in distribution_table["net"]], distribution_table["frequency"])
     axes.set_yscale("log")
     axes.set_xlabel("round result (antes)")
     axes.set_ylabel("frequency")

@@ -281,6 +281,18 @@ class SimulationResult:
         ]
         return pd.DataFrame(rows)
 
+    def net_distribution(self) -> pd.DataFrame:
+        """How often each round result (in antes, to the half ante) came up."""
+        counts = self.ints[engine.NET_COUNT : engine.NET_COUNT + engine.NET_BINS]
+        (bins,) = np.nonzero(counts)
+        return pd.DataFrame(
+            {
+                "net": engine.NET_LOW + bins / 2.0,
+                "count": counts[bins],
+                "frequency": counts[bins] / self.rounds,
+            }
+        )
+
     def convergence(self, points: int = 200) -> pd.DataFrame:
         """The running RTP at up to ``points`` checkpoints (block ends)."""
         if not len(self.block_nets):
@@ -305,5 +317,6 @@ class SimulationResult:
             "summary": self.summary,
             "outcomes": self.outcomes.to_dict(orient="records"),
             "decisions": self.decisions.to_dict(orient="records"),
+            "net_distribution": self.net_distribution().to_dict(orient="records"),
             "convergence": self.convergence().to_dict(orient="list"),
         }

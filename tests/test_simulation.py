@@ -1,4 +1,5 @@
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -286,6 +287,8 @@ def test_kernel_totals_equal_the_sum_of_rounds():
     assert result.summary["standard_deviation"] == pytest.approx(np.std(nets, ddof=1))
     counts = result.decisions.set_index("decision")["count"]
     assert counts.sum() == rounds.decisions.sum()
+    distribution = result.net_distribution()
+    assert dict(zip(distribution["net"], distribution["count"], strict=True)) == Counter(nets)
 
 
 def test_capped_rtp_with_a_stake():
