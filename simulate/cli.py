@@ -566,7 +566,8 @@ def bench_eval_command(hands, peer_hands, seed, repeats, out_dir, as_json) -> No
 
 
 @bench.command("simulate")
-@click.option("--rounds", default="4M", show_default=True, type=RoundCount())
+@click.option("--rounds", default="2M", show_default=True, type=RoundCount())
+@click.option("--repeats", default=3, show_default=True, type=click.IntRange(1))
 @click.option("--python-rounds", default="100k", show_default=True, type=RoundCount())
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option(
@@ -577,11 +578,11 @@ def bench_eval_command(hands, peer_hands, seed, repeats, out_dir, as_json) -> No
     help="Where simulate.json and .txt are written.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def bench_simulate_command(rounds, python_rounds, seed, out_dir, as_json) -> None:
+def bench_simulate_command(rounds, repeats, python_rounds, seed, out_dir, as_json) -> None:
     """Rounds per second of every variant, beside a plain Python loop over eval7."""
     from .bench import bench_simulate, format_simulate_report
 
-    result = bench_simulate(rounds, python_rounds, seed)
+    result = bench_simulate(rounds, python_rounds, seed, repeats)
     _write_benchmark(out_dir, "simulate", result, format_simulate_report(result), as_json)
 
 

@@ -68,6 +68,8 @@ def test_bench_simulate_writes_and_prints(tmp_path):
             "simulate",
             "--rounds",
             "8192",
+            "--repeats",
+            "1",
             "--python-rounds",
             "500",
             "--out-dir",
