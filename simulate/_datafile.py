@@ -15,6 +15,11 @@ def data_hash(data: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def data_record(name: str, file: str, data: dict) -> dict:
+    """What identifies a data file's content in an output: name, file, hash and the data."""
+    return {"name": name, "file": file, "rules_hash": data_hash(data), "rules": data}
+
+
 class DataFileError(ValueError):
     """A data file that cannot be read or does not say what it must."""
 

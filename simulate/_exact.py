@@ -214,15 +214,24 @@ def _suit_permutations():
 
 
 @njit(cache=True)
+def _sort_into(cards, n, ordered):
+    """Insertion-sort cards[:n] into ordered[:n] (a handful of cards, no allocation;
+    ``ordered`` may be ``cards`` itself)."""
+    for i in range(n):
+        card = cards[i]
+        j = i
+        while j > 0 and ordered[j - 1] > card:
+            ordered[j] = ordered[j - 1]
+            j -= 1
+        ordered[j] = card
+
+
+@njit(cache=True)
 def _image_rank(hand, perm, image):
     """Colex rank of the hand with suit s relabelled ``perm[s]`` (``image``: scratch)."""
-    for i in range(5):  # relabel, then insertion-sort
-        card = (hand[i] & ~3) | perm[hand[i] & 3]
-        j = i
-        while j > 0 and image[j - 1] > card:
-            image[j] = image[j - 1]
-            j -= 1
-        image[j] = card
+    for i in range(5):
+        image[i] = (hand[i] & ~3) | perm[hand[i] & 3]
+    _sort_into(image, 5, image)
     return set_rank_jit(image, 5)
 
 
@@ -468,13 +477,7 @@ def optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard):
     """Whether betting the five cards against the upcard is right, from the table of
     the hands' classes (``plays[class, upcard]``)."""
     ordered = np.empty(5, dtype=np.int64)
-    for i in range(5):
-        card = hand[i]
-        j = i
-        while j > 0 and ordered[j - 1] > card:
-            ordered[j] = ordered[j - 1]
-            j -= 1
-        ordered[j] = card
+    _sort_into(hand, 5, ordered)
     rank = set_rank_jit(ordered, 5)
     p = perm_of[rank]
     return plays[class_of[rank], (upcard & ~3) | perms[p, upcard & 3]]
@@ -493,13 +496,7 @@ VALUES = 7464  # thresholds 0..7463: "value below t"
 def _hands_with(lists, cards, n, ordered):
     """(sorted values of the five-card hands containing cards[:n], or the one hand's value);
     ``ordered`` is scratch space."""
-    for i in range(n):
-        card = cards[i]
-        j = i
-        while j > 0 and ordered[j - 1] > card:
-            ordered[j] = ordered[j - 1]
-            j -= 1
-        ordered[j] = card
+    _sort_into(cards, n, ordered)
     if n == 5:
         return lists[0][0][:0], value5_jit(
             ordered[0], ordered[1], ordered[2], ordered[3], ordered[4]

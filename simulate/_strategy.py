@@ -53,6 +53,16 @@ def _rank_mask(cards):
 
 
 @njit(cache=True)
+def _suit_rank_mask(cards, suit):
+    """The ranks held in one suit, as a 13-bit mask."""
+    mask = 0
+    for card in cards:
+        if card & 3 == suit:
+            mask |= 1 << (card >> 2)
+    return mask
+
+
+@njit(cache=True)
 def _extended(rank_mask):
     """Ranks as bits 1..13 (deuce..ace), the ace also as bit 0 (below the deuce)."""
     return (rank_mask << 1) | ((rank_mask >> 12) & 1)
@@ -112,11 +122,7 @@ def draws_jit(cards):
     if category < 9:
         for suit in range(4):
             if suits[suit] >= 4:
-                suited = 0
-                for card in cards:
-                    if card & 3 == suit:
-                        suited |= 1 << (card >> 2)
-                held = _straight_windows(suited)
+                held = _straight_windows(_suit_rank_mask(cards, suit))
                 for low in range(10):
                     if held[low] >= 4:
                         bits |= FOUR_STRAIGHT_FLUSH
@@ -245,13 +251,9 @@ def keep_mask_jit(cards, keep, keep_count):
     if keep == KEEP_FOUR_STRAIGHT_FLUSH:
         for low in range(9, -1, -1):
             for suit in range(4):
-                if suits[suit] >= 4:
-                    suited = 0
-                    for card in cards:
-                        if card & 3 == suit:
-                            suited |= 1 << (card >> 2)
-                    if _straight_windows(suited)[low] >= 4:
-                        return _keep_in_window(cards, low, suit)
+                suited = _suit_rank_mask(cards, suit)
+                if suits[suit] >= 4 and _straight_windows(suited)[low] >= 4:
+                    return _keep_in_window(cards, low, suit)
         return -1
     return -1
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _evaluator
 from . import _strategy as k
-from ._datafile import DataFileError, Table, data_hash
+from ._datafile import DataFileError, Table, data_hash, data_record
 from .cards import RANKS, CardError, parse_cards
 from .categories import Category
 from .evaluator import hand_value
@@ -111,12 +111,7 @@ class Strategy:
 
     def record(self) -> dict:
         """What identifies the strategy in an output: name, file, rules hash and rules."""
-        return {
-            "name": self.name,
-            "file": self.file,
-            "rules_hash": self.rules_hash,
-            "rules": self.data,
-        }
+        return data_record(self.name, self.file, self.data)
 
     @property
     def rules_hash(self) -> str:

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _evaluator
-from ._datafile import DataFileError, Table, data_hash
+from ._datafile import DataFileError, Table, data_hash, data_record
 from .cards import CardError, parse_cards
 from .categories import Category
 from .evaluator import hand_value
@@ -120,12 +120,7 @@ class Variant:
 
     def record(self) -> dict:
         """What identifies the variant in an output: name, file, rules hash and rules."""
-        return {
-            "name": self.name,
-            "file": self.file,
-            "rules_hash": self.rules_hash,
-            "rules": self.data,
-        }
+        return data_record(self.name, self.file, self.data)
 
     def arrays(self) -> VariantArrays:
         """The rules the numba kernels read."""
