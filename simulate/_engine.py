@@ -13,8 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
+from ._decisions import (
+    after_buy_choice_jit,
+    after_draw_choice_jit,
+    lists_of_jit,
+    memo_choice_jit,
+    situation_key_jit,
+    table_bet_jit,
+)
 from ._evaluator import category_jit, hand_value_jit, value5_jit
-from ._exact import optimal_bet_jit
 from ._settlement import FOLD as FOLD_OUTCOME
 from ._settlement import (
     bet_multiple_jit,
@@ -142,33 +149,60 @@ def _exact_game_gain(v, value, multiple, dealer, discard, used, fees):
 
 
 @njit(cache=True)
-def play_round_jit(
-    v, rules, game_mode, optimal, draw_fees, forced, state, decisions, hand, dealer, used
-):
-    """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
-
-    ``optimal``: (plays, class_of, perm_of, perms) of an exact fold-or-bet table, used
-    instead of the first decision's rules when ``plays`` has rows;
-    ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
-    ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
-    decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
-    """
+def deal_jit(state, used, hand, dealer):
+    """Deal the player's five cards into ``hand`` and the dealer's five into ``dealer``
+    (his upcard last)."""
     used[0] = 0
     for i in range(5):
         hand[i] = draw_card_jit(state, used)
     for i in range(5):
         dealer[i] = draw_card_jit(state, used)
+
+
+@njit(cache=True)
+def situation_keys_jit(key, start, stop, class_of, perm_of, perms):
+    """The situation key (see ``_decisions``) of each round of ``start .. stop``."""
+    keys = np.empty(stop - start, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    used = np.zeros(1, dtype=np.int64)
+    hand = np.empty(6, dtype=np.int64)
+    dealer = np.empty(5, dtype=np.int64)
+    for index in range(start, stop):
+        state[0] = round_state_jit(key, index)
+        deal_jit(state, used, hand, dealer)
+        keys[index - start] = situation_key_jit(class_of, perm_of, perms, hand[:5], dealer[4])[0]
+    return keys
+
+
+@njit(cache=True)
+def play_round_jit(
+    v, rules, game_mode, exact, draw_fees, forced, state, decisions, hand, dealer, used
+):
+    """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
+
+    ``exact``: ExactDecisions; with options, the first decision is the situation's
+    best option from its memo and the later ones are exact; else with a fold-or-bet
+    table, the first decision is the table's; else the rules decide.
+    ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
+    ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
+    decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
+    """
+    deal_jit(state, used, hand, dealer)
     upcard = dealer[4]
     bonus = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
+    exactly = exact.options.shape[0] > 0
+    dealer_mask = 0
+    for card in dealer:
+        dealer_mask |= np.int64(1) << card
+    if exactly:
+        action, kept = memo_choice_jit(exact, hand[:5], upcard)
+    elif exact.plays.shape[0]:
+        action, kept = (PLAY if table_bet_jit(exact, hand[:5], upcard) else FOLD), 0
+    else:
+        action, kept = decide_jit(rules, FIRST, hand[:5], upcard)
     n = 5
     fees = 0.0
     folded = False
-    plays, class_of, perm_of, perms = optimal
-    if plays.shape[0]:
-        bet = optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard)
-        action, kept = (PLAY if bet else FOLD), 0
-    else:
-        action, kept = decide_jit(rules, FIRST, hand[:5], upcard)
     if action == FOLD:
         folded = True
         decisions[D_FOLD] += 1
@@ -177,12 +211,19 @@ def play_round_jit(
         fees += draw_fees[0]
         hand[5] = draw_card_jit(state, used)
         n = 6
-        action, kept = decide_jit(rules, AFTER_BUY, hand, upcard)
+        if exactly:
+            action, kept = after_buy_choice_jit(v, lists_of_jit(exact), hand, upcard, draw_fees[6])
+        else:
+            action, kept = decide_jit(rules, AFTER_BUY, hand, upcard)
         if action == REPLACE:
             decisions[D_REPLACE] += 1
             fees += draw_fees[6]
             _exchange(hand, 6, kept, state, used)
-            action, kept = decide_jit(rules, AFTER_DRAW, hand, upcard)
+            if exactly:
+                seen = used[0] & ~dealer_mask
+                action = after_draw_choice_jit(v, lists_of_jit(exact), hand, upcard, seen)
+            else:
+                action = decide_jit(rules, AFTER_DRAW, hand, upcard)[0]
         folded = action == FOLD
         decisions[D_FOLD_AFTER_DRAW if folded else D_PLAY_AFTER_DRAW] += 1
     elif action == EXCHANGE:
@@ -192,7 +233,11 @@ def play_round_jit(
         if forced[thrown]:
             decisions[D_FORCED_PLAY] += 1
         else:
-            action, kept = decide_jit(rules, AFTER_DRAW, hand[:5], upcard)
+            if exactly:
+                seen = used[0] & ~dealer_mask
+                action = after_draw_choice_jit(v, lists_of_jit(exact), hand[:5], upcard, seen)
+            else:
+                action = decide_jit(rules, AFTER_DRAW, hand[:5], upcard)[0]
             folded = action == FOLD
             decisions[D_FOLD_AFTER_DRAW if folded else D_PLAY_AFTER_DRAW] += 1
     else:
@@ -233,7 +278,7 @@ def play_blocks_jit(
     v,
     rules,
     game_mode,
-    optimal,
+    exact,
     draw_fees,
     forced,
     key,
@@ -266,7 +311,7 @@ def play_blocks_jit(
                 v,
                 rules,
                 game_mode,
-                optimal,
+                exact,
                 draw_fees,
                 forced,
                 state,

@@ -361,72 +361,77 @@ def _drawn_ev(v, tables, lists, final, upcard, player, unseen, picks, k, forced,
     return ev if forced else max(-1.0, ev)
 
 
-@njit(cache=True, parallel=True)
-def exchange_ev_jit(v, tables, lists, player, hand, keep_mask, upcard, unseen, forced):
-    """EV, fees aside, of throwing the cards of ``hand`` (the player's five, or six after a
-    buy whose sixth card is unseen[...] already counted in ``player``'s draws) outside
-    ``keep_mask`` and drawing as many from ``unseen``; every draw enumerated."""
-    n_hand = hand.shape[0]
-    thrown = np.empty(n_hand, dtype=np.int64)
+@njit(cache=True)
+def exchange_part_jit(v, tables, lists, player, keep_mask, upcard, unseen, forced, first):
+    """(sum of the EVs, how many draws) of the draws whose first card is unseen[first],
+    when the player throws his cards outside ``keep_mask``: fold or bet after each draw
+    (bet if forced)."""
+    thrown = np.empty(5, dtype=np.int64)
     k = 0
-    for i in range(n_hand):
+    for i in range(5):
         if not (keep_mask >> i) & 1:
             thrown[k] = i
             k += 1
     m = unseen.shape[0]
-    total = 0.0
-    count = 0
-    for first in prange(m - k + 1):
-        final = hand.copy()
-        scratch = np.empty((4, 5), dtype=np.int64)
-        picks = np.empty(k, dtype=np.int64)
+    picks = np.arange(first, first + k)
+    rest = picks[1:]
+    final = player.copy()
+    scratch = np.empty((4, 5), dtype=np.int64)
+    total, count = 0.0, 0
+    while True:
         for j in range(k):
-            picks[j] = first + j
-        while True:
-            for j in range(k):
-                final[thrown[j]] = unseen[picks[j]]
-            total += _drawn_ev(
-                v, tables, lists, final, upcard, player, unseen, picks, k, forced, scratch
-            )
-            count += 1
-            j = k - 1  # the next combination with the same first card
-            while j >= 1 and picks[j] == m - k + j:
-                j -= 1
-            if j < 1:
-                break
-            picks[j] += 1
-            for i in range(j + 1, k):
-                picks[i] = picks[i - 1] + 1
+            final[thrown[j]] = unseen[picks[j]]
+        total += _drawn_ev(
+            v, tables, lists, final, upcard, player, unseen, picks, k, forced, scratch
+        )
+        count += 1
+        if k == 1 or not next_combination_jit(rest, m):
+            return total, count
+
+
+@njit(cache=True)
+def exchange_ev_jit(v, tables, lists, player, keep_mask, upcard, unseen, forced):
+    """EV, fees aside, of throwing the player's cards outside ``keep_mask`` and drawing
+    as many from ``unseen``: every draw enumerated, summed by first card."""
+    k = 0
+    for i in range(5):
+        k += not (keep_mask >> i) & 1
+    total, count = 0.0, 0
+    for first in range(unseen.shape[0] - k + 1):
+        part, n = exchange_part_jit(
+            v, tables, lists, player, keep_mask, upcard, unseen, forced, first
+        )
+        total += part
+        count += n
     return total / count
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def buy_ev_jit(v, tables, lists, player, upcard, unseen, replace_fee):
     """EV, the buying fee aside, of buying a sixth card, then folding, betting or (when
     ``replace_fee`` is not NaN) replacing one of the six, whichever is worth most."""
     m = unseen.shape[0]
+    six = np.empty(6, dtype=np.int64)
+    six[:5] = player
+    trial = np.empty(6, dtype=np.int64)
+    picks = np.empty(2, dtype=np.int64)
+    scratch = np.empty((4, 5), dtype=np.int64)
     total = 0.0
-    for s in prange(m):
-        six = np.empty(6, dtype=np.int64)
-        six[:5] = player
+    for s in range(m):
         six[5] = unseen[s]
-        picks = np.empty(2, dtype=np.int64)
-        scratch = np.empty((4, 5), dtype=np.int64)
         picks[0] = s
         best = _drawn_ev(v, tables, lists, six, upcard, player, unseen, picks, 1, False, scratch)
-        if not np.isnan(replace_fee):
-            for position in range(6):
-                trial = six.copy()
-                sum_replaced = 0.0
-                for r in range(m):
-                    if r == s:
-                        continue
+        for position in range(0 if np.isnan(replace_fee) else 6):
+            trial[:] = six
+            replaced = 0.0
+            for r in range(m):
+                if r != s:
                     trial[position] = unseen[r]
                     picks[0], picks[1] = min(s, r), max(s, r)
-                    sum_replaced += _drawn_ev(
+                    replaced += _drawn_ev(
                         v, tables, lists, trial, upcard, player, unseen, picks, 2, False, scratch
                     )
-                best = max(best, sum_replaced / (m - 1) - replace_fee)
+            best = max(best, replaced / (m - 1) - replace_fee)
         total += best
     return total / m
 
@@ -472,17 +477,6 @@ def suit_permutations_jit():
     return _suit_permutations()
 
 
-@njit(cache=True)
-def optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard):
-    """Whether betting the five cards against the upcard is right, from the table of
-    the hands' classes (``plays[class, upcard]``)."""
-    ordered = np.empty(5, dtype=np.int64)
-    _sort_into(hand, 5, ordered)
-    rank = set_rank_jit(ordered, 5)
-    p = perm_of[rank]
-    return plays[class_of[rank], (upcard & ~3) | perms[p, upcard & 3]]
-
-
 # The dealer's hands of a situation: the upcard, the player's five cards P, and the cards
 # he has not seen (``unseen``). For draws, the dealer avoids P and the drawn cards R; by
 # inclusion-exclusion over subsets S of R,
@@ -492,7 +486,7 @@ def optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard):
 VALUES = 7464  # thresholds 0..7463: "value below t"
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hands_with(lists, cards, n, ordered):
     """(sorted values of the five-card hands containing cards[:n], or the one hand's value);
     ``ordered`` is scratch space."""
@@ -544,30 +538,56 @@ def _cumulative(histogram, out):
             running += histogram[t]
 
 
-@njit(cache=True, parallel=True)
-def situation_tables_jit(lists, upcard, player, unseen):
-    """G for the empty set, each unseen card, and each pair of unseen cards (index
-    ``pair_index_jit``): hands with the upcard and those cards, avoiding the player's."""
-    m = unseen.shape[0]
+@njit(cache=True)
+def _empty_tables(lists, upcard, player, m, pairs):
+    """G for the empty set, filled; rows for each unseen card and (when ``pairs``) each
+    pair of unseen cards, to fill with ``_fill_rows``."""
     g0 = np.zeros(VALUES, dtype=np.int64)
-    g1 = np.zeros((m, VALUES), dtype=np.int64)
-    g2 = np.zeros((m * (m - 1) // 2, VALUES), dtype=np.int64)
-    base = np.empty(3, dtype=np.int64)
+    base = np.empty(1, dtype=np.int64)
     base[0] = upcard
     histogram = np.zeros(VALUES, dtype=np.int64)
     _add_avoiding(lists, base, 1, player, histogram)
     _cumulative(histogram, g0)
-    for i in prange(m):
-        local = np.zeros(3, dtype=np.int64)
-        local[0], local[1] = upcard, unseen[i]
-        counts = np.zeros(VALUES, dtype=np.int64)
-        _add_avoiding(lists, local, 2, player, counts)
-        _cumulative(counts, g1[i])
-        for j in range(i + 1, m):
-            local[2] = unseen[j]
-            counts[:] = 0
-            _add_avoiding(lists, local, 3, player, counts)
-            _cumulative(counts, g2[pair_index_jit(i, j, m)])
+    g1 = np.zeros((m, VALUES), dtype=np.int64)
+    g2 = np.zeros((m * (m - 1) // 2 if pairs else 0, VALUES), dtype=np.int64)
+    return g0, g1, g2
+
+
+@njit(cache=True)
+def _fill_rows(lists, upcard, player, unseen, i, g1, g2):
+    """G for unseen card i, and for the pairs (i, j > i) when ``g2`` has rows."""
+    m = unseen.shape[0]
+    local = np.zeros(3, dtype=np.int64)
+    local[0], local[1] = upcard, unseen[i]
+    counts = np.zeros(VALUES, dtype=np.int64)
+    _add_avoiding(lists, local, 2, player, counts)
+    _cumulative(counts, g1[i])
+    if g2.shape[0] == 0:
+        return
+    for j in range(i + 1, m):
+        local[2] = unseen[j]
+        counts[:] = 0
+        _add_avoiding(lists, local, 3, player, counts)
+        _cumulative(counts, g2[pair_index_jit(i, j, m)])
+
+
+@njit(cache=True, parallel=True)
+def situation_tables_jit(lists, upcard, player, unseen, pairs):
+    """G for the empty set, each unseen card, and (when ``pairs``) each pair of unseen
+    cards (index ``pair_index_jit``): hands with the upcard and those cards, avoiding
+    the player's. Without the pair rows, pairs are counted directly when drawn."""
+    g0, g1, g2 = _empty_tables(lists, upcard, player, unseen.shape[0], pairs)
+    for i in prange(unseen.shape[0]):
+        _fill_rows(lists, upcard, player, unseen, i, g1, g2)
+    return g0, g1, g2
+
+
+@njit(cache=True)
+def situation_tables_serial_jit(lists, upcard, player, unseen, pairs):
+    """``situation_tables_jit`` on one thread (for kernels that run situations in parallel)."""
+    g0, g1, g2 = _empty_tables(lists, upcard, player, unseen.shape[0], pairs)
+    for i in range(unseen.shape[0]):
+        _fill_rows(lists, upcard, player, unseen, i, g1, g2)
     return g0, g1, g2
 
 
@@ -575,6 +595,22 @@ def situation_tables_jit(lists, upcard, player, unseen):
 def pair_index_jit(i, j, m):
     """Index of the pair i < j among the pairs of range(m), in lexicographic order."""
     return i * (2 * m - i - 1) // 2 + (j - i - 1)
+
+
+@njit(cache=True, inline="always")
+def _count_with(lists, cards, n, thresholds, sign, out, ordered):
+    """Add ``sign`` times the hands containing cards[:n], below each threshold
+    (``out[-1]``: all of them)."""
+    n_t = thresholds.shape[0]
+    values, single = _hands_with(lists, cards, n, ordered)
+    if single >= 0:
+        for t in range(n_t):
+            out[t] += sign * (single < thresholds[t])
+        out[n_t] += sign
+        return
+    for t in range(n_t):
+        out[t] += sign * _count_below(values, thresholds[t])
+    out[n_t] += sign * values.shape[0]
 
 
 @njit(cache=True)
@@ -587,36 +623,38 @@ def draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds,
     for t in range(n_t):
         out[t] = g0[thresholds[t]]
     out[n_t] = g0[VALUES - 1]
+    cards, ordered = scratch[0], scratch[1]
+    cards[0] = upcard
     for a in range(k):
         for t in range(n_t):
             out[t] -= g1[picks[a], thresholds[t]]
         out[n_t] -= g1[picks[a], VALUES - 1]
         for b in range(a + 1, k):
-            row = g2[pair_index_jit(picks[a], picks[b], m)]
-            for t in range(n_t):
-                out[t] += row[thresholds[t]]
-            out[n_t] += row[VALUES - 1]
+            if g2.shape[0]:
+                row = g2[pair_index_jit(picks[a], picks[b], m)]
+                for t in range(n_t):
+                    out[t] += row[thresholds[t]]
+                out[n_t] += row[VALUES - 1]
+            else:  # hands with the pair, less those holding player's cards
+                cards[1], cards[2] = unseen[picks[a]], unseen[picks[b]]
+                _count_with(lists, cards, 3, thresholds, 1, out, ordered)
+                for p in range(5):
+                    cards[3] = player[p]
+                    _count_with(lists, cards, 4, thresholds, -1, out, ordered)
+                    for q in range(p + 1, 5):
+                        cards[4] = player[q]
+                        _count_with(lists, cards, 5, thresholds, 1, out, ordered)
     if k < 3:
         return
-    cards, ordered = scratch[0], scratch[1]
-    cards[0] = upcard
     for a in range(k):
         for b in range(a + 1, k):
             for c in range(b + 1, k):
-                cards[1], cards[2], cards[3] = unseen[picks[a]], unseen[picks[b]], unseen[picks[c]]
-                values, _ = _hands_with(lists, cards, 4, ordered)
-                for t in range(n_t):
-                    out[t] -= _count_below(values, thresholds[t])
-                out[n_t] -= values.shape[0]
+                cards[1], cards[2] = unseen[picks[a]], unseen[picks[b]]
+                cards[3] = unseen[picks[c]]
+                _count_with(lists, cards, 4, thresholds, -1, out, ordered)
                 for p in range(5):  # those also holding one of the player's cards
                     cards[4] = player[p]
-                    _, value = _hands_with(lists, cards, 5, ordered)
-                    for t in range(n_t):
-                        out[t] += value < thresholds[t]
-                    out[n_t] += 1
+                    _count_with(lists, cards, 5, thresholds, 1, out, ordered)
                 for d in range(c + 1, k):
                     cards[4] = unseen[picks[d]]
-                    _, value = _hands_with(lists, cards, 5, ordered)
-                    for t in range(n_t):
-                        out[t] += value < thresholds[t]
-                    out[n_t] += 1
+                    _count_with(lists, cards, 5, thresholds, 1, out, ordered)

@@ -19,12 +19,13 @@ from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
+from .optimal import OPTIMAL_DESCRIPTION
 from .optimize import optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .simulation import Stake, run
-from .strategy import OPTIMAL_DESCRIPTION, load_strategy, strategy_names
+from .strategy import load_strategy, strategy_names
 from .variant import load_variant, variant_names
 
 

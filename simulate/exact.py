@@ -23,17 +23,18 @@ import pandas as pd
 from . import __version__
 from . import _exact as kernels
 from . import _strategy as rules_kernels
+from ._decisions import option_evs_jit
 from ._engine import _exact_game_gain
 from ._evaluator import category_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit
-from ._tables import cached_arrays
+from ._strategy import BUY, EXCHANGE, FOLD, PLAY
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .categories import Category
 from .evaluator import hand_value
-from .strategy import OPTIMAL_DESCRIPTION, Strategy, load_strategy
+from .strategy import Strategy, load_strategy
 from .variant import Variant, load_variant
 
-__all__ = ["ExactResult", "advise", "exact_game", "optimal_strategy"]
+__all__ = ["ExactResult", "advise", "exact_game", "first_options"]
 
 DEALS = math.comb(52, 5) * 47 * math.comb(46, 4)
 OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
@@ -78,38 +79,51 @@ def advise(
     if dealer is not None:
         return _advise_game(variant, cards, up[0], dealer)
     v, lists, u = variant.arrays(), _lists(), int(up[0])
-    rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
-    play = kernels.after_draw_ev_jit(v, lists, cards, u, np.sort(cards), len(cards), True)
-    rows.append({"option": "play", "cards thrown": "", "ev": play})
     if len(cards) == 6:
+        rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
+        play = kernels.after_draw_ev_jit(v, lists, cards, u, np.sort(cards), 6, True)
+        rows.append({"option": "play", "cards thrown": "", "ev": play})
         for position in range(6 if variant.replace_fee is not None else 0):
             ev = kernels.replace_ev_jit(v, lists, cards, position, u) - variant.replace_fee
             rows.append(
                 {"option": "replace", "cards thrown": format_card(cards[position]), "ev": ev}
             )
         return _mark_best(rows)
+    options, labels = first_options(variant)
     unseen = np.array([c for c in range(52) if c != u and c not in cards.tolist()])
-    tables = kernels.situation_tables_jit(lists, u, cards, unseen)
-    if variant.buy_fee is not None:
-        replace = np.nan if variant.replace_fee is None else variant.replace_fee
-        ev = kernels.buy_ev_jit(v, tables, lists, cards, u, unseen, replace) - variant.buy_fee
-        rows.append({"option": "buy a sixth card", "cards thrown": "", "ev": ev})
-    for count, fee in variant.exchange_fees.items():
-        forced = count in variant.exchange_forces_bet
-        for thrown in itertools.combinations(range(5), count):
-            keep = sum(1 << i for i in range(5) if i not in thrown)
-            ev = (
-                kernels.exchange_ev_jit(v, tables, lists, cards, cards, keep, u, unseen, forced)
-                - fee
-            )
-            rows.append(
-                {
-                    "option": f"exchange {count}",
-                    "cards thrown": format_cards(cards[list(thrown)]),
-                    "ev": ev,
-                }
-            )
+    tables = kernels.situation_tables_jit(lists, u, cards, unseen, needs_pair_tables(variant))
+    evs = np.zeros(len(options))
+    fees, forced = variant.draw_arrays()
+    option_evs_jit(v, tables, lists, cards, u, unseen, options, fees, forced, evs)
+    rows = [
+        {
+            "option": label,
+            "cards thrown": format_cards(cards[[i for i in range(5) if not keep >> i & 1]]),
+            "ev": ev,
+        }
+        for (label, (_, keep), ev) in zip(labels, options.tolist(), evs.tolist(), strict=True)
+    ]
     return _mark_best(rows)
+
+
+def first_options(variant: Variant) -> tuple[np.ndarray, list[str]]:
+    """The options on the five dealt cards, in a fixed order: rows of (kind, mask of the
+    cards kept), and their names."""
+    options, labels = [(FOLD, 31), (PLAY, 31)], ["fold", "play"]
+    if variant.buy_fee is not None:
+        options.append((BUY, 31))
+        labels.append("buy a sixth card")
+    for count in sorted(variant.exchange_fees):
+        for thrown in itertools.combinations(range(5), count):
+            options.append((EXCHANGE, sum(1 << i for i in range(5) if i not in thrown)))
+            labels.append(f"exchange {count}")
+    return np.array(options, dtype=np.int64), labels
+
+
+def needs_pair_tables(variant: Variant) -> bool:
+    """Whether tabulating the dealer's hands per pair of drawn cards pays: when three or
+    more cards may be exchanged (each draw then holds many pairs)."""
+    return max(variant.exchange_fees, default=0) >= 3
 
 
 def _mark_best(rows: list[dict]) -> pd.DataFrame:
@@ -314,48 +328,3 @@ def _chart(
     chart = (bets / deals).loc[sorted(set(labels), key=strength.get, reverse=True)]
     chart.index.name, chart.columns.name = "hand", "upcard"
     return chart
-
-
-_CLASS_MAPS = None
-OPTIMAL_VERSION = 1
-
-
-def hand_class_maps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(class of each five-card hand by colex rank, the suit relabelling to its class's
-    hand, the relabellings), computed once per process (about a second)."""
-    global _CLASS_MAPS
-    if _CLASS_MAPS is None:
-        reps, _ = kernels.canonical_hands_jit()
-        class_of, perm_of = kernels.hand_classes_jit(reps)
-        _CLASS_MAPS = class_of, perm_of, kernels.suit_permutations_jit()
-    return _CLASS_MAPS
-
-
-def _optimal_plays(variant: Variant) -> np.ndarray:
-    """Whether betting is right, by class of hand and upcard: from the disk cache, or
-    computed by the full-game analysis (about half a minute) and cached."""
-    name = f"optimal-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}"
-    return cached_arrays(name, lambda: {"plays": _weigh_every_deal(variant, None)[-1]})["plays"]
-
-
-def optimal_strategy(variant: Variant | str) -> Strategy:
-    """The exact fold-or-bet decision for every five cards and upcard, as a strategy the
-    simulator plays (no draws; the dealer's game bought exactly when worth it)."""
-    variant = _variant(variant)
-    game = "exact" if variant.buy_game else "never"
-    data = {
-        "name": "optimal",
-        "variant": variant.name,
-        "buy_game_decision": game,
-        "method": "exact fold or bet per hand class and upcard",
-    }
-    return Strategy(
-        name="optimal",
-        variant=variant.name,
-        description=OPTIMAL_DESCRIPTION,
-        file="(computed)",
-        rules=np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64),
-        game_mode=2 if variant.buy_game else 0,
-        data=data,
-        optimal_plays=_optimal_plays(variant),
-    )

@@ -80,18 +80,6 @@ def _stake_array(variant: Variant, stake: Stake | None) -> np.ndarray:
     return np.array([stake.ante, stake.bonus_bet, cap, float(variant.payout_cap == "bet")])
 
 
-def _draw_fees(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
-    fees = np.full(7, np.nan)
-    fees[0] = np.nan if variant.buy_fee is None else variant.buy_fee
-    for count, fee in variant.exchange_fees.items():
-        fees[count] = fee
-    fees[6] = np.nan if variant.replace_fee is None else variant.replace_fee
-    forced = np.zeros(6, dtype=np.bool_)
-    for count in variant.exchange_forces_bet:
-        forced[count] = True
-    return fees, forced
-
-
 def run(
     variant: Variant | str,
     strategy: Strategy | str = "basic",
@@ -121,7 +109,7 @@ def run(
     if chunk_blocks < 1:
         raise ValueError(f"chunk_blocks must be at least 1, got {chunk_blocks}")
     arrays, stake_array = variant.arrays(), _stake_array(variant, stake)
-    fees, forced = _draw_fees(variant)
+    fees, forced = variant.draw_arrays()
     key = _key(seed)
     blocks = -(-rounds // engine.BLOCK)
     floats = np.zeros(engine.FLOATS)
@@ -134,6 +122,10 @@ def run(
     try:
         while done_blocks < blocks:
             count = min(chunk_blocks, blocks - done_blocks)
+            if strategy.exact_play is not None and strategy.exact_play.draws:
+                count = 1  # the memo of the exact decisions grows a block at a time
+            start = done_blocks * engine.BLOCK
+            exact = strategy.decisions(key, start, min(start + count * engine.BLOCK, rounds))
             chunk_floats = np.zeros((count, engine.FLOATS))
             chunk_ints = np.zeros((count, engine.INTS), dtype=np.int64)
             chunk_largest = np.zeros(count)
@@ -141,7 +133,7 @@ def run(
                 arrays,
                 strategy.rules,
                 strategy.game_mode,
-                strategy.optimal_arrays(),
+                exact,
                 fees,
                 forced,
                 key,

@@ -13,23 +13,20 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from . import _evaluator
 from . import _strategy as k
 from ._datafile import DataFileError, Table, data_hash, data_record
+from ._decisions import ExactDecisions, no_decisions
 from .cards import RANKS, CardError, parse_cards
 from .categories import Category
 from .evaluator import hand_value
 from .variant import Variant, load_variant
 
-__all__ = ["OPTIMAL_DESCRIPTION", "Strategy", "StrategyError", "load_strategy", "strategy_names"]
-
-OPTIMAL_DESCRIPTION = (
-    "Bet exactly when betting the dealt cards is worth more than folding (every dealer hand "
-    "counted); no draws; buy the dealer a game exactly when worth it, where offered."
-)
+__all__ = ["Strategy", "StrategyError", "load_strategy", "strategy_names"]
 
 POINTS = {
     "first": k.FIRST,
@@ -92,22 +89,15 @@ class Strategy:
     """Buying the dealer a game: never (0), by the buy_game rules (1), or exactly when
     it is worth more than declining (2)."""
     data: dict = field(repr=False, compare=False)
-    optimal_plays: np.ndarray | None = field(default=None, repr=False, compare=False)
-    """For ``optimal``: whether to bet, by class of five-card hand and upcard."""
+    exact_play: Any = field(default=None, repr=False, compare=False)
+    """For ``optimal``: its exact decisions (a ``simulate.optimal.OptimalPlay``)."""
 
-    def optimal_arrays(self) -> tuple[np.ndarray, ...]:
-        """The exact fold-or-bet table as the engine reads it (empty for rule strategies)."""
-        if self.optimal_plays is None:
-            return (
-                np.zeros((0, 52), dtype=np.bool_),
-                np.zeros(0, dtype=np.int32),
-                np.zeros(0, dtype=np.int8),
-                np.zeros((0, 4), dtype=np.int64),
-            )
-        from .exact import hand_class_maps
-
-        class_of, perm_of, perms = hand_class_maps()
-        return self.optimal_plays, class_of, perm_of, perms
+    def decisions(self, key: np.uint64, start: int, stop: int, progress=None) -> ExactDecisions:
+        """What the engine reads to play rounds ``start .. stop`` of the seed ``key``
+        exactly; empty for rule strategies."""
+        if self.exact_play is None:
+            return no_decisions()
+        return self.exact_play.decisions(key, start, stop, progress)
 
     def record(self) -> dict:
         """What identifies the strategy in an output: name, file, rules hash and rules."""
@@ -135,7 +125,7 @@ def load_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
     """A shipped strategy of the variant by name (``basic``), or a strategy file by path."""
     variant = variant if isinstance(variant, Variant) else load_variant(variant)
     if name_or_path == "optimal":
-        from .exact import optimal_strategy
+        from .optimal import optimal_strategy
 
         return optimal_strategy(variant)
     path = Path(name_or_path)

@@ -146,6 +146,19 @@ class Variant:
             bonus_pays=bonus_pays,
         )
 
+    def draw_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(fees of buying, of exchanging 1..5 cards and of replacing, NaN where not
+        offered; whether exchanging i cards forces the BET) as the kernels read them."""
+        fees = np.full(7, np.nan)
+        fees[0] = np.nan if self.buy_fee is None else self.buy_fee
+        for count, fee in self.exchange_fees.items():
+            fees[count] = fee
+        fees[6] = np.nan if self.replace_fee is None else self.replace_fee
+        forced = np.zeros(6, dtype=np.bool_)
+        for count in self.exchange_forces_bet:
+            forced[count] = True
+        return fees, forced
+
 
 class VariantArrays(NamedTuple):
     """A variant's settlement rules as scalars and arrays, for numba."""

@@ -85,9 +85,9 @@ def test_exchange_and_buy_against_brute_force(lists):
         ]
     )
     unseen = np.array(unseen)
-    tables = kernels.situation_tables_jit(lists, upcard, hand, unseen)
+    tables = kernels.situation_tables_jit(lists, upcard, hand, unseen, False)
     ev = kernels.exchange_ev_jit(
-        oasis.arrays(), tables, lists, hand, hand, 0b01111, upcard, unseen, False
+        oasis.arrays(), tables, lists, hand, 0b01111, upcard, unseen, False
     )
     assert ev == pytest.approx(expected)
     six = load_variant("six-card")
@@ -172,15 +172,15 @@ def test_simulated_optimal_strategy_matches_the_exact_analysis(caribbean_optimal
 
 
 def test_optimal_table_agrees_with_advise():
+    from simulate._decisions import table_bet_jit
     from simulate.strategy import load_strategy
 
-    optimal = load_strategy("optimal", "caribbean")
-    plays, class_of, perm_of, perms = optimal.optimal_arrays()
+    table = load_strategy("optimal", "caribbean").decisions(np.uint64(0), 0, 1)
     rng = np.random.default_rng(5)
     for _ in range(40):
         cards = rng.choice(52, 6, replace=False)
         hand, upcard = cards[:5].astype(np.int64), int(cards[5])
-        bet = kernels.optimal_bet_jit(plays, class_of, perm_of, perms, hand, upcard)
+        bet = table_bet_jit(table, hand, upcard)
         frame = advise("caribbean", " ".join(_text(c) for c in hand), _text(upcard)).set_index(
             "option"
         )

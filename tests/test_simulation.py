@@ -6,7 +6,7 @@ import pytest
 
 from simulate import _engine as engine
 from simulate.categories import Category
-from simulate.simulation import Stake, _draw_fees, _key, run
+from simulate.simulation import Stake, _key, run
 from simulate.strategy import load_strategy
 from simulate.variant import load_variant
 
@@ -219,7 +219,7 @@ class KernelRounds:
     def __init__(self, variant, strategy, seed):
         self.variant, self.strategy, self.key = variant, strategy, _key(seed)
         self.arrays = variant.arrays()
-        self.fees, self.forced = _draw_fees(variant)
+        self.fees, self.forced = variant.draw_arrays()
         self.decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
         self.scratch = (
             np.empty(6, dtype=np.int64),
@@ -233,7 +233,7 @@ class KernelRounds:
             self.arrays,
             self.strategy.rules,
             self.strategy.game_mode,
-            self.strategy.optimal_arrays(),
+            self.strategy.decisions(self.key, index, index + 1),
             self.fees,
             self.forced,
             state,

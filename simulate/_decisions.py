@@ -1,0 +1,240 @@
+"""numba kernels of exact decisions: the EV of every first option of a situation, the
+best of them for many situations at once, and the choices the engine makes exactly
+after a buy or a draw.
+
+A first option is a row (kind, cards kept): fold, play, buy a sixth card, or
+exchange the cards outside the kept mask. A situation is keyed by the class of
+the player's five cards under relabelling of suits and the upcard relabelled
+the same way (``class * 52 + upcard``); its best option is the first of the
+highest EV, computed on one thread, so it is the same however situations are
+shared out.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from ._exact import (
+    _sort_into,
+    _unseen,
+    after_draw_ev_jit,
+    buy_ev_jit,
+    exchange_ev_jit,
+    exchange_part_jit,
+    replace_ev_jit,
+    set_rank_jit,
+    situation_tables_serial_jit,
+)
+from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
+
+
+class ExactDecisions(NamedTuple):
+    """What the engine reads to play exactly; empty arrays where not used."""
+
+    plays: np.ndarray
+    """Whether to bet, by class of five cards and upcard (variants without draws)."""
+    class_of: np.ndarray
+    perm_of: np.ndarray
+    perms: np.ndarray
+    keys: np.ndarray
+    """The situations whose best first option is known, increasing."""
+    choices: np.ndarray
+    """The best first option of each, an index into ``options``."""
+    options: np.ndarray
+    """The first options: (kind, mask of the cards kept, by position in the class's hand)."""
+    values1: np.ndarray
+    """The sorted value lists of the exact engine (``lists``), for the choices after a
+    draw, one field each (numba's parallel kernels take no tuple inside a tuple)."""
+    values2: np.ndarray
+    values3: np.ndarray
+    values4: np.ndarray
+
+
+def no_decisions() -> ExactDecisions:
+    """The empty ExactDecisions of a rule strategy."""
+    empty = np.zeros((0, 0), dtype=np.uint16)
+    return ExactDecisions(
+        np.zeros((0, 52), dtype=np.bool_),
+        np.zeros(0, dtype=np.int32),
+        np.zeros(0, dtype=np.int8),
+        np.zeros((0, 4), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros((0, 2), dtype=np.int64),
+        empty,
+        empty,
+        empty,
+        empty,
+    )
+
+
+@njit(cache=True)
+def option_ev_jit(v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees, forced):
+    """EV, in antes, of one first option (fees included); ``draw_fees``: buy, exchange of
+    1..5 cards, replace (NaN: not offered); ``forced``: exchanging i cards forces the BET."""
+    if kind == FOLD:
+        return -1.0
+    if kind == PLAY:
+        return after_draw_ev_jit(v, lists, hand, upcard, np.sort(hand), 5, True)
+    if kind == BUY:
+        return buy_ev_jit(v, tables, lists, hand, upcard, unseen, draw_fees[6]) - draw_fees[0]
+    thrown = _thrown(keep)
+    ev = exchange_ev_jit(v, tables, lists, hand, keep, upcard, unseen, forced[thrown])
+    return ev - draw_fees[thrown]
+
+
+@njit(cache=True, parallel=True)
+def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, forced, out):
+    """The EV of every option of one situation, as ``option_ev_jit`` gives it; the work
+    shared out among threads by option and, for exchanges, by first card drawn."""
+    m = unseen.shape[0]
+    n_options = options.shape[0]
+    first_unit = np.zeros(n_options + 1, dtype=np.int64)
+    for i in range(n_options):
+        units = 1
+        if options[i, 0] == EXCHANGE:
+            units = m - _thrown(options[i, 1]) + 1
+        first_unit[i + 1] = first_unit[i] + units
+    sums = np.zeros(first_unit[-1])
+    counts = np.zeros(first_unit[-1], dtype=np.int64)
+    n_units = first_unit[-1]
+    slots = min(n_units, 64)
+    for slot in prange(slots):  # units dealt out cyclically: neighbours cost alike
+        for unit in range(slot, n_units, slots):
+            i = np.searchsorted(first_unit, unit, side="right") - 1
+            kind, keep = options[i, 0], options[i, 1]
+            if kind == EXCHANGE:
+                thrown = _thrown(keep)
+                sums[unit], counts[unit] = exchange_part_jit(
+                    v,
+                    tables,
+                    lists,
+                    hand,
+                    keep,
+                    upcard,
+                    unseen,
+                    forced[thrown],
+                    unit - first_unit[i],
+                )
+            else:
+                sums[unit] = option_ev_jit(
+                    v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees, forced
+                )
+    for i in range(n_options):
+        if options[i, 0] != EXCHANGE:
+            out[i] = sums[first_unit[i]]
+            continue
+        total, count = 0.0, 0
+        for unit in range(first_unit[i], first_unit[i + 1]):
+            total += sums[unit]
+            count += counts[unit]
+        out[i] = total / count - draw_fees[_thrown(options[i, 1])]
+
+
+@njit(cache=True)
+def _thrown(keep):
+    """How many of the five cards a keep mask throws."""
+    thrown = 5
+    for i in range(5):
+        thrown -= (keep >> i) & 1
+    return thrown
+
+
+@njit(cache=True, parallel=True)
+def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs, out):
+    """For each situation (five increasing cards, upcard), the index of its best option;
+    situations shared out among threads, each computed on one."""
+    for s in prange(hands.shape[0]):
+        hand, upcard = hands[s], upcards[s]
+        unseen = _unseen(hand, upcard)
+        tables = situation_tables_serial_jit(lists, upcard, hand, unseen, pairs)
+        best, choice = -np.inf, 0
+        for i in range(options.shape[0]):
+            kind, keep = options[i, 0], options[i, 1]
+            ev = option_ev_jit(
+                v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees, forced
+            )
+            if ev > best:
+                best, choice = ev, i
+        out[s] = choice
+
+
+@njit(cache=True)
+def situation_key_jit(class_of, perm_of, perms, hand, upcard):
+    """(key of the situation, the suit relabelling that maps the hand to its class's)."""
+    ordered = np.empty(5, dtype=np.int64)
+    _sort_into(hand, 5, ordered)
+    rank = set_rank_jit(ordered, 5)
+    p = perm_of[rank]
+    return np.int64(class_of[rank]) * 52 + ((upcard & ~3) | perms[p, upcard & 3]), p
+
+
+@njit(cache=True)
+def table_bet_jit(x, hand, upcard):
+    """Whether betting the five cards against the upcard is right, by the fold-or-bet
+    table of ``x`` (ExactDecisions)."""
+    key = situation_key_jit(x.class_of, x.perm_of, x.perms, hand, upcard)[0]
+    return x.plays[key // 52, key % 52]
+
+
+@njit(cache=True)
+def memo_choice_jit(x, hand, upcard):
+    """(action, mask of the positions of ``hand`` kept) of the situation's best option."""
+    key, p = situation_key_jit(x.class_of, x.perm_of, x.perms, hand, upcard)
+    i = np.searchsorted(x.keys, key)
+    if i == x.keys.shape[0] or x.keys[i] != key:
+        raise KeyError("a situation missing from the decision memo")
+    kind, keep = x.options[x.choices[i], 0], x.options[x.choices[i], 1]
+    image = np.empty(5, dtype=np.int64)
+    for j in range(5):
+        image[j] = (hand[j] & ~3) | x.perms[p, hand[j] & 3]
+    kept = 0
+    for j in range(5):
+        position = 0  # of this card in the class's (increasing) hand
+        for other in range(5):
+            position += image[other] < image[j]
+        if (keep >> position) & 1:
+            kept |= 1 << j
+    return kind, kept
+
+
+@njit(cache=True)
+def lists_of_jit(x):
+    """The value lists of ExactDecisions ``x`` as the exact kernels take them."""
+    return x.values1, x.values2, x.values3, x.values4
+
+
+@njit(cache=True)
+def cards_in_jit(mask, out):
+    """Write the cards of a 52-bit mask to ``out``, increasing; returns how many."""
+    n = 0
+    for card in range(52):
+        if (mask >> card) & 1:
+            out[n] = card
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def after_draw_choice_jit(v, lists, final, upcard, seen_mask):
+    """PLAY or FOLD, exactly, for the final hand; the dealer avoids every card the player
+    has seen (``seen_mask``: his cards, discards and draws)."""
+    dead = np.empty(12, dtype=np.int64)
+    n = cards_in_jit(seen_mask, dead)
+    return PLAY if after_draw_ev_jit(v, lists, final, upcard, dead, n, True) > -1.0 else FOLD
+
+
+@njit(cache=True)
+def after_buy_choice_jit(v, lists, six, upcard, replace_fee):
+    """(action, kept) after a buy: fold, play or (when ``replace_fee`` is not NaN) replace
+    one of the six cards, whichever is worth most."""
+    play = after_draw_ev_jit(v, lists, six, upcard, np.sort(six), 6, True)
+    action, kept, best = (PLAY, 0, play) if play > -1.0 else (FOLD, 0, -1.0)
+    for position in range(0 if np.isnan(replace_fee) else 6):
+        ev = replace_ev_jit(v, lists, six, position, upcard) - replace_fee
+        if ev > best:
+            action, kept, best = REPLACE, 63 & ~(1 << position), ev
+    return action, kept

@@ -1,0 +1,185 @@
+"""The ``optimal`` strategy: every decision exact.
+
+In a variant without draws the decision is fold or bet, tabulated once for
+every class of five cards and upcard by the full-game analysis. With draws
+the situations are too many to tabulate (about 6.3 million), so the best
+first option of each situation is computed when a simulation first meets it
+and kept in a memo on disk; the decisions after a buy or a draw are computed
+exactly as the round is played.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from . import _engine as engine
+from . import _exact as kernels
+from . import _strategy as rules_kernels
+from ._decisions import ExactDecisions, best_options_jit
+from ._tables import cache_dir, cached_arrays
+from .exact import _lists, _weigh_every_deal, first_options, needs_pair_tables
+from .strategy import Strategy
+from .variant import Variant, load_variant
+
+__all__ = ["OptimalPlay", "hand_class_maps", "optimal_strategy"]
+
+OPTIMAL_VERSION = 2
+_CLASS_MAPS = None
+
+
+def hand_class_maps() -> tuple[np.ndarray, ...]:
+    """(one hand of each suit-symmetry class, the class of each five-card hand by colex
+    rank, the suit relabelling to its class's hand, the relabellings), computed once
+    per process (about a second)."""
+    global _CLASS_MAPS
+    if _CLASS_MAPS is None:
+        reps, _ = kernels.canonical_hands_jit()
+        class_of, perm_of = kernels.hand_classes_jit(reps)
+        _CLASS_MAPS = reps, class_of, perm_of, kernels.suit_permutations_jit()
+    return _CLASS_MAPS
+
+
+def _has_draws(variant: Variant) -> bool:
+    return variant.buy_fee is not None or bool(variant.exchange_fees)
+
+
+def _cache_name(kind: str, variant: Variant) -> str:
+    return f"optimal-{kind}-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}"
+
+
+class OptimalPlay:
+    """The optimal strategy's decisions as the engine reads them."""
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        self.draws = _has_draws(variant)
+        self.options, self.labels = first_options(variant)
+        self.path = cache_dir() / f"{_cache_name('memo', variant)}.npz"
+        self.keys, self.choices = self._load()
+        self.computed = 0  # situations this process added to the memo
+
+    def decisions(
+        self, key: np.uint64, start: int, stop: int, progress: Callable[[int], None] | None = None
+    ) -> ExactDecisions:
+        """The decisions for rounds ``start .. stop`` of the seed ``key``: with draws, the
+        memo after adding every situation of those rounds (``progress`` is called with
+        how many were added so far)."""
+        _, class_of, perm_of, perms = hand_class_maps()
+        if not self.draws:
+            plays = cached_arrays(
+                _cache_name("table", self.variant),
+                lambda: {"plays": _weigh_every_deal(self.variant, None)[-1]},
+            )["plays"]
+            return self._arrays(plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
+        self.cover(engine.situation_keys_jit(key, start, stop, class_of, perm_of, perms), progress)
+        return self._arrays(np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options)
+
+    def _arrays(self, plays, class_of, perm_of, perms, options) -> ExactDecisions:
+        lists = _lists() if self.draws else (np.zeros((0, 0), np.uint16),) * 4
+        return ExactDecisions(
+            plays, class_of, perm_of, perms, self.keys, self.choices, options, *lists
+        )
+
+    def cover(self, keys: np.ndarray, progress: Callable[[int], None] | None = None) -> None:
+        """Add the best first option of each situation of ``keys`` not yet in the memo;
+        saved to disk at the end, and on an interruption with what was done."""
+        keys = np.unique(keys)
+        missing = keys[~np.isin(keys, self.keys)]
+        if not len(missing):
+            return
+        reps = hand_class_maps()[0]
+        variant = self.variant
+        fees, forced = variant.draw_arrays()
+        pairs = needs_pair_tables(variant)
+        found = np.zeros(len(missing), dtype=np.int64)
+        done = 0
+        batch = 16 * numba.get_num_threads()
+        try:
+            while done < len(missing):
+                part = missing[done : done + batch]
+                best_options_jit(
+                    variant.arrays(),
+                    _lists(),
+                    reps[part // 52],
+                    part % 52,
+                    self.options,
+                    fees,
+                    forced,
+                    pairs,
+                    found[done : done + len(part)],
+                )
+                done += len(part)
+                if progress:
+                    progress(done)
+        finally:
+            self._merge(missing[:done], found[:done])
+            self.computed += done
+            self.save()
+
+    def _merge(self, keys: np.ndarray, choices: np.ndarray) -> None:
+        all_keys = np.concatenate([self.keys, keys])
+        order = np.argsort(all_keys, kind="stable")
+        all_keys, all_choices = all_keys[order], np.concatenate([self.choices, choices])[order]
+        first = np.ones(len(all_keys), dtype=bool)
+        first[1:] = all_keys[1:] != all_keys[:-1]
+        self.keys, self.choices = all_keys[first], all_choices[first]
+
+    def _load(self) -> tuple[np.ndarray, np.ndarray]:
+        try:
+            with np.load(self.path) as saved:
+                return saved["keys"], saved["choices"]
+        except (OSError, ValueError, KeyError):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+
+    def save(self) -> None:
+        """Write the memo, with what another process saved meanwhile, atomically (a
+        read-only cache folder only loses the memo)."""
+        self._merge(*self._load())
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(
+                dir=self.path.parent, suffix=".npz", delete=False
+            ) as tmp:
+                np.savez(tmp, keys=self.keys, choices=self.choices)
+            os.replace(tmp.name, self.path)
+
+
+OPTIMAL_DESCRIPTION = (
+    "Every decision exact (every dealer hand and every draw counted, with the removal of "
+    "every card the player has seen): on the dealt cards the option worth most; after a buy "
+    "or a draw, fold, play or replace, whichever is worth most; buy the dealer a game "
+    "exactly when worth it, where offered."
+)
+
+
+def optimal_strategy(variant: Variant | str) -> Strategy:
+    """The strategy whose every decision is exact, for the simulator to play."""
+    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    game = "exact" if variant.buy_game else "never"
+    method = (
+        "best first option per situation (memoized by suit class), exact decisions after draws"
+        if _has_draws(variant)
+        else "exact fold or bet per hand class and upcard"
+    )
+    data = {
+        "name": "optimal",
+        "variant": variant.name,
+        "buy_game_decision": game,
+        "method": method,
+    }
+    return Strategy(
+        name="optimal",
+        variant=variant.name,
+        description=OPTIMAL_DESCRIPTION,
+        file="(computed)",
+        rules=np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64),
+        game_mode=2 if variant.buy_game else 0,
+        data=data,
+        exact_play=OptimalPlay(variant),
+    )
