@@ -232,7 +232,7 @@ def after_buy_choice_jit(v, lists, six, upcard, replace_fee):
     """(action, kept) after a buy: fold, play or (when ``replace_fee`` is not NaN) replace
     one of the six cards, whichever is worth most."""
     play = after_draw_ev_jit(v, lists, six, upcard, np.sort(six), 6, True)
-    action, kept, best = (PLAY, 0, play) if play > -1.0 else (FOLD, 0, -1.0)
+    action, kept, best = (PLAY, 63, play) if play > -1.0 else (FOLD, 63, -1.0)
     for position in range(0 if np.isnan(replace_fee) else 6):
         ev = replace_ev_jit(v, lists, six, position, upcard) - replace_fee
         if ev > best:

@@ -19,7 +19,6 @@ from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
-from .optimal import OPTIMAL_DESCRIPTION
 from .optimize import optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
@@ -228,13 +227,7 @@ def strategies_command(variant: str, as_json: bool) -> None:
     rows = [
         {
             "strategy": name,
-            "description": " ".join(
-                (
-                    OPTIMAL_DESCRIPTION
-                    if name == "optimal"
-                    else load_strategy(name, game).description
-                ).split()
-            ),
+            "description": " ".join(load_strategy(name, game).description.split()),
         }
         for name in strategy_names(game.name)
     ]
@@ -365,9 +358,8 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
 @click.option(
     "--strategy",
     "-s",
-    default="optimal",
-    show_default=True,
-    help="optimal, or a strategy without draws (name or .toml file).",
+    help="optimal (the default without draws), optimal-no-draws (the default with draws), "
+    "or a strategy without draws (name or .toml file).",
 )
 @click.option(
     "--out-dir",
@@ -380,7 +372,7 @@ def exact_command(variant, strategy, out_dir, as_json) -> None:
     """Weigh every deal of VARIANT exactly: integer counts per outcome, house edge,
     element of risk, standard deviation, and for optimal play the strategy."""
     game = load_variant(variant)
-    result = exact_game(game, strategy)
+    result = exact_game(game, strategy or ("optimal-no-draws" if game.has_draws else "optimal"))
     folder = Path(out_dir or Path("results") / game.name)
     stem = f"exact-{result.strategy}"
     data = result.to_json()
@@ -437,8 +429,8 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     write_atomic(path, best.toml(game))
     check = run(game, strategy, check_rounds, seed=seed + 1).summary
     basic = run(game, "basic", check_rounds, seed=seed + 1).summary
-    optimal_play = run(game, "optimal", check_rounds, seed=seed + 1).summary
-    optimal = exact_game(game, "optimal").summary
+    optimal_play = run(game, "optimal-no-draws", check_rounds, seed=seed + 1).summary
+    optimal = exact_game(game, "optimal-no-draws").summary
     data = {
         "variant": game.name,
         "strategy_file": str(path),

@@ -34,9 +34,10 @@ from .evaluator import hand_value
 from .strategy import Strategy, load_strategy
 from .variant import Variant, load_variant
 
-__all__ = ["ExactResult", "advise", "exact_game", "first_options"]
+__all__ = ["ExactResult", "advise", "exact_covers", "exact_game", "first_options"]
 
 DEALS = math.comb(52, 5) * 47 * math.comb(46, 4)
+NO_DRAWS = "optimal-no-draws"
 OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
 _LISTS = None
 
@@ -191,11 +192,18 @@ class ExactResult:
 
 def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> ExactResult:
     """Weigh every deal: the player folds or bets on his five cards, by ``strategy`` (a
-    strategy without draws) or, for ``"optimal"``, exactly when betting is worth more."""
+    strategy without draws) or, for ``"optimal"`` (in a variant without draws) and
+    ``"optimal-no-draws"``, exactly when betting is worth more."""
     start = time.perf_counter()
     variant = _variant(variant)
-    optimal = strategy == "optimal"
-    rules, name = None, "optimal"
+    name = strategy if isinstance(strategy, str) else strategy.name
+    optimal = name in ("optimal", NO_DRAWS)
+    if name == "optimal" and variant.has_draws:
+        raise ValueError(
+            f"{variant.name}: optimal play with draws is beyond a full enumeration of every "
+            f"deal (see the README); {NO_DRAWS!r} weighs the best play without draws"
+        )
+    rules = None
     if not optimal:
         plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
         first_actions = {int(a) for p, a in plan.rules[:, :2] if p == rules_kernels.FIRST}
@@ -213,6 +221,17 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
     summary = _summary(variant, totals, win_total, win_total2)
     chart = _chart(variant, reps, weights, plays) if optimal else None
     return ExactResult(variant, name, table, summary, chart, time.perf_counter() - start)
+
+
+def exact_covers(variant: Variant, strategy: Strategy) -> bool:
+    """Whether ``exact_game`` weighs ``strategy`` as the simulator plays it: no draws,
+    and no game of the dealer's bought."""
+    if strategy.game_mode and variant.buy_game is not None:
+        return False
+    if strategy.exact_play is not None:
+        return not strategy.exact_play.draws
+    first = {int(a) for p, a in strategy.rules[:, :2] if p == rules_kernels.FIRST}
+    return first <= {rules_kernels.FOLD, rules_kernels.PLAY}
 
 
 def _weigh_every_deal(variant: Variant, rules: np.ndarray | None):

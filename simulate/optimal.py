@@ -23,7 +23,7 @@ from . import _exact as kernels
 from . import _strategy as rules_kernels
 from ._decisions import ExactDecisions, best_options_jit
 from ._tables import cache_dir, cached_arrays
-from .exact import _lists, _weigh_every_deal, first_options, needs_pair_tables
+from .exact import NO_DRAWS, _lists, _weigh_every_deal, first_options, needs_pair_tables
 from .strategy import Strategy
 from .variant import Variant, load_variant
 
@@ -45,10 +45,6 @@ def hand_class_maps() -> tuple[np.ndarray, ...]:
     return _CLASS_MAPS
 
 
-def _has_draws(variant: Variant) -> bool:
-    return variant.buy_fee is not None or bool(variant.exchange_fees)
-
-
 def _cache_name(kind: str, variant: Variant) -> str:
     return f"optimal-{kind}-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}"
 
@@ -56,9 +52,9 @@ def _cache_name(kind: str, variant: Variant) -> str:
 class OptimalPlay:
     """The optimal strategy's decisions as the engine reads them."""
 
-    def __init__(self, variant: Variant):
+    def __init__(self, variant: Variant, draws: bool = True):
         self.variant = variant
-        self.draws = _has_draws(variant)
+        self.draws = draws and variant.has_draws
         self.options, self.labels = first_options(variant)
         self.path = cache_dir() / f"{_cache_name('memo', variant)}.npz"
         self.keys, self.choices = self._load()
@@ -158,28 +154,36 @@ OPTIMAL_DESCRIPTION = (
 )
 
 
-def optimal_strategy(variant: Variant | str) -> Strategy:
-    """The strategy whose every decision is exact, for the simulator to play."""
+NO_DRAWS_DESCRIPTION = (
+    "Bet exactly when betting the dealt cards is worth more than folding (every dealer hand "
+    "counted); no draws; buy the dealer a game exactly when worth it, where offered."
+)
+
+
+def optimal_strategy(variant: Variant | str, draws: bool = True) -> Strategy:
+    """The strategy whose every decision is exact, for the simulator to play; without
+    ``draws``, the best play that never buys or exchanges cards (``optimal-no-draws``)."""
     variant = variant if isinstance(variant, Variant) else load_variant(variant)
-    game = "exact" if variant.buy_game else "never"
+    play = OptimalPlay(variant, draws)
+    name = "optimal" if draws or not variant.has_draws else NO_DRAWS
     method = (
         "best first option per situation (memoized by suit class), exact decisions after draws"
-        if _has_draws(variant)
+        if play.draws
         else "exact fold or bet per hand class and upcard"
     )
     data = {
-        "name": "optimal",
+        "name": name,
         "variant": variant.name,
-        "buy_game_decision": game,
+        "buy_game_decision": "exact" if variant.buy_game else "never",
         "method": method,
     }
     return Strategy(
-        name="optimal",
+        name=name,
         variant=variant.name,
-        description=OPTIMAL_DESCRIPTION,
+        description=OPTIMAL_DESCRIPTION if play.draws else NO_DRAWS_DESCRIPTION,
         file="(computed)",
         rules=np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64),
         game_mode=2 if variant.buy_game else 0,
         data=data,
-        exact_play=OptimalPlay(variant),
+        exact_play=play,
     )

@@ -29,7 +29,7 @@ from fpdf import FPDF
 
 from . import __version__
 from .evaluator import count_categories
-from .exact import exact_game
+from .exact import exact_covers, exact_game
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run
 from .strategy import Strategy, load_strategy
@@ -95,14 +95,6 @@ def jurisdictions() -> dict[str, float]:
     return tomllib.loads(text)["minimum_rtp"]
 
 
-def _exact_available(variant: Variant, strategy: Strategy) -> bool:
-    from . import _strategy as k
-
-    first = {int(a) for p, a in strategy.rules[:, :2] if p == k.FIRST}
-    no_draws = first <= {k.FOLD, k.PLAY}
-    return no_draws and (strategy.game_mode == 0 or variant.buy_game is None)
-
-
 def _bonus_table(variant: Variant) -> pd.DataFrame | None:
     if not variant.bonus_pays:
         return None
@@ -150,8 +142,10 @@ def build_report(
     plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
     simulation = run(variant, plan, rounds, seed=seed, threads=threads)
     sim = simulation.summary
-    exact = exact_game(variant, plan) if _exact_available(variant, plan) else None
-    chart = exact_game(variant, "optimal").strategy_chart if plan.name == "optimal" else None
+    exact = exact_game(variant, plan) if exact_covers(variant, plan) else None
+    chart = None
+    if plan.exact_play is not None and not plan.exact_play.draws:
+        chart = (exact or exact_game(variant, plan.name)).strategy_chart
     reported = exact.summary if exact else sim
     bonus = _bonus_table(variant)
     figures = {

@@ -113,21 +113,23 @@ def _folder(variant: str):
 
 
 def strategy_names(variant: str) -> list[str]:
-    """Names of the strategies of a variant: the shipped files, and ``optimal``."""
+    """Names of the strategies of a variant: the shipped files, ``optimal`` and, with
+    draws, ``optimal-no-draws``."""
     folder = _folder(variant)
     if not folder.is_dir():
         return []
     files = [f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")]
-    return sorted([*files, "optimal"])
+    exact = ["optimal", "optimal-no-draws"] if load_variant(variant).has_draws else ["optimal"]
+    return sorted([*files, *exact])
 
 
 def load_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
     """A shipped strategy of the variant by name (``basic``), or a strategy file by path."""
     variant = variant if isinstance(variant, Variant) else load_variant(variant)
-    if name_or_path == "optimal":
+    if name_or_path in ("optimal", "optimal-no-draws"):
         from .optimal import optimal_strategy
 
-        return optimal_strategy(variant)
+        return optimal_strategy(variant, draws=name_or_path == "optimal")
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():

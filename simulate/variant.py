@@ -146,6 +146,11 @@ class Variant:
             bonus_pays=bonus_pays,
         )
 
+    @property
+    def has_draws(self) -> bool:
+        """Whether the player may buy or exchange cards."""
+        return self.buy_fee is not None or bool(self.exchange_fees)
+
     def draw_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(fees of buying, of exchanging 1..5 cards and of replacing, NaN where not
         offered; whether exchanging i cards forces the BET) as the kernels read them."""

@@ -54,6 +54,7 @@ def test_advise_json_and_buying_a_game():
         ),
         (["exact", "oasis", "--strategy", "basic"], "draws or buys games"),
         (["exact", "poker"], "unknown variant 'poker'"),
+        (["exact", "oasis", "--strategy", "optimal"], "beyond a full enumeration"),
         (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),
     ],
 )

@@ -191,3 +191,32 @@ def _text(card):
     from simulate.cards import format_card
 
     return format_card(int(card))
+
+
+@pytest.mark.parametrize("pairs", [True, False])
+def test_draw_counts_against_the_counts_with_every_seen_card_dead(lists, pairs):
+    """Counting the dealer's hands through the situation's tables (pairs of drawn cards
+    tabulated or counted directly) equals counting them with every seen card dead."""
+    rng = np.random.default_rng(12)
+    thresholds = np.array([1, 1278, 3000, 6000, 7462], dtype=np.int64)
+    for k in range(1, 6):
+        cards = rng.choice(52, 6, replace=False)
+        player, upcard = np.sort(cards[:5]).astype(np.int64), int(cards[5])
+        unseen = np.array([c for c in range(52) if c != upcard and c not in player.tolist()])
+        tables = kernels.situation_tables_jit(lists, upcard, player, unseen, pairs)
+        picks = np.sort(rng.choice(len(unseen), k, replace=False)).astype(np.int64)
+        out = np.zeros(len(thresholds) + 1, dtype=np.int64)
+        scratch = np.empty((2, 5), dtype=np.int64)
+        kernels.draw_counts_jit(
+            tables, lists, upcard, player, unseen, picks, k, thresholds, out, scratch
+        )
+        dead = np.sort(np.concatenate([player, unseen[picks]]))
+        expected = np.zeros_like(out)
+        kernels.dealer_counts_jit(lists, upcard, dead, len(dead), thresholds, expected)
+        assert out.tolist() == expected.tolist()
+        assert out[-1] == math.comb(46 - k, 4)
+
+
+def test_exact_optimal_with_draws_is_out_of_reach_but_without_them_is_weighed():
+    with pytest.raises(ValueError, match="optimal-no-draws"):
+        exact_game("oasis", "optimal")

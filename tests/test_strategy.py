@@ -16,7 +16,8 @@ def test_every_variant_ships_basic_and_reference_strategies():
     for variant in VARIANTS:
         names = strategy_names(variant)
         assert {"basic", "always-play", "pair-or-better", "optimal"} <= set(names)
-        for name in set(names) - {"optimal"}:  # optimal: see test_exact
+        assert ("optimal-no-draws" in names) == (variant != "caribbean")
+        for name in set(names) - {"optimal", "optimal-no-draws"}:  # see test_optimal
             assert load_strategy(name, variant).variant == variant
     assert "ak-or-better" in strategy_names("caribbean")
 

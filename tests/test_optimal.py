@@ -1,0 +1,134 @@
+"""The ``optimal`` strategy: its decisions are the exact engine's best, it is
+reproducible whatever the threads, and its memo of situations persists."""
+
+import numpy as np
+import pytest
+
+from simulate import _engine as engine
+from simulate import _strategy as k
+from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit, memo_choice_jit
+from simulate.cards import format_card, format_cards
+from simulate.exact import _lists, advise
+from simulate.optimal import OptimalPlay, hand_class_maps
+from simulate.simulation import _key, run
+from simulate.strategy import load_strategy
+from simulate.variant import load_variant
+
+from .test_exact import brute_force_play_ev
+
+LABELS = {k.FOLD: "fold", k.PLAY: "play", k.BUY: "buy a sixth card"}
+
+
+@pytest.fixture
+def fresh_memo(monkeypatch, tmp_path):
+    """An empty memo folder (the value lists and class maps already loaded)."""
+    _lists()
+    hand_class_maps()
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def dealt(key, index):
+    """The player's five cards and the upcard of round ``index``, as the engine deals."""
+    state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
+    hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
+    engine.deal_jit(state, np.zeros(1, dtype=np.int64), hand, dealer)
+    return hand[:5], int(dealer[4])
+
+
+@pytest.mark.parametrize(
+    ("name", "rounds"),
+    [("oasis", 24), ("six-card", 24), ("russian", 2), ("oasis-classic", 2), ("six-card-125", 2)],
+)
+def test_first_decisions_are_the_best_option_of_advise(fresh_memo, name, rounds):
+    key = _key(7)
+    decisions = load_strategy("optimal", name).decisions(key, 0, rounds)
+    for index in range(rounds):
+        hand, upcard = dealt(key, index)
+        kind, kept = memo_choice_jit(decisions, hand, upcard)
+        frame = advise(name, format_cards(hand), format_card(upcard))
+        thrown = [c for i, c in enumerate(hand.tolist()) if not (kept >> i) & 1]
+        label = LABELS.get(kind, f"exchange {len(thrown)}")
+        thrown = format_cards(thrown)
+        chosen = frame[(frame["option"] == label) & (frame["cards thrown"] == thrown)]
+        assert len(chosen) == 1
+        assert chosen["ev"].iloc[0] == pytest.approx(frame["ev"].max(), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["six-card", "russian"])
+def test_choices_after_a_buy_are_the_best_option_of_advise(name):
+    variant = load_variant(name)
+    fees, _ = variant.draw_arrays()
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        cards = rng.choice(52, 7, replace=False).astype(np.int64)
+        six, upcard = cards[:6], int(cards[6])
+        action, kept = after_buy_choice_jit(variant.arrays(), _lists(), six, upcard, fees[6])
+        frame = advise(name, format_cards(six), format_card(upcard))
+        thrown = [format_card(c) for i, c in enumerate(six.tolist()) if not (kept >> i) & 1]
+        label = {k.FOLD: "fold", k.PLAY: "play", k.REPLACE: "replace"}[action]
+        chosen = frame[(frame["option"] == label) & (frame["cards thrown"] == "".join(thrown))]
+        assert chosen["ev"].iloc[0] == pytest.approx(frame["ev"].max(), abs=1e-12)
+
+
+def test_choices_after_a_draw_weigh_every_dealer_hand_without_the_seen_cards():
+    oasis = load_variant("oasis")
+    rng = np.random.default_rng(4)
+    plays = set()
+    for seen_count in (6, 7, 10):
+        for _ in range(4):
+            cards = rng.choice(52, seen_count + 1, replace=False).astype(np.int64)
+            seen, upcard = cards[:seen_count], int(cards[seen_count])
+            final = seen[-5:]  # the last five: the hand after the draw
+            mask = int(sum(1 << int(c) for c in seen))
+            action = after_draw_choice_jit(oasis.arrays(), _lists(), final, upcard, mask)
+            ev = brute_force_play_ev(oasis, final, upcard, seen.tolist())
+            assert action == (k.PLAY if ev > -1 else k.FOLD)
+            plays.add(action)
+    assert plays == {k.PLAY, k.FOLD}
+
+
+def test_the_engine_takes_the_memo_decisions(fresh_memo):
+    rounds, key = 1500, _key(11)
+    result = run("oasis", "optimal", rounds, seed=11)
+    decisions = load_strategy("optimal", "oasis").decisions(key, 0, rounds)
+    counts = {"fold": 0, "play": 0, "exchange 1": 0, "exchange 2": 0}
+    for index in range(rounds):
+        kind, kept = memo_choice_jit(decisions, *dealt(key, index))
+        thrown = 5 - bin(kept).count("1")
+        counts[LABELS.get(kind, f"exchange {thrown}")] += 1
+    taken = result.decisions.set_index("decision")["count"].to_dict()
+    assert {name: taken.get(name, 0) for name in counts} == counts
+    assert taken["fold after a draw"] + taken["play after a draw"] == (
+        counts["exchange 1"] + counts["exchange 2"]
+    )
+
+
+def test_same_figures_whatever_the_threads_and_a_memo_that_persists(fresh_memo, monkeypatch):
+    one = run("six-card", "optimal", 700, seed=5, threads=1)
+    computed = one.strategy.exact_play.computed
+    assert 600 < computed <= 700  # one per distinct situation
+    memo = np.load(next(fresh_memo.glob("optimal-memo-*.npz")))
+    assert len(memo["keys"]) == computed
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(fresh_memo / "other"))
+    two = run("six-card", "optimal", 700, seed=5, threads=2, chunk_blocks=3)
+    assert two.summary == one.summary
+    assert two.ints.tolist() == one.ints.tolist()
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(fresh_memo))
+    again = run("six-card", "optimal", 700, seed=5)
+    assert again.strategy.exact_play.computed == 0 and again.summary == one.summary
+
+
+def test_an_interrupted_memo_keeps_what_it_computed(fresh_memo):
+    play = OptimalPlay(load_variant("oasis"))
+    keys = engine.situation_keys_jit(_key(2), 0, 200, *hand_class_maps()[1:])
+
+    def interrupt(done):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        play.cover(keys, progress=interrupt)
+    kept = OptimalPlay(load_variant("oasis"))
+    assert 0 < len(kept.keys) < len(np.unique(keys))
+    assert kept.keys.tolist() == play.keys.tolist()
+    assert kept.choices.tolist() == play.choices.tolist()
