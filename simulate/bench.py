@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -332,8 +333,8 @@ def format_simulate_report(result: dict) -> str:
 
 
 def bench_exact(variants: list[str] | None = None) -> dict:
-    """Time of the full exact caribbean analysis, beside the simulation of the same
-    number of rounds that would reach its precision, and advise latency per variant."""
+    """Time of the full exact caribbean analysis, advise latency per variant, and the
+    throughput of the optimal strategy per variant with draws."""
     from .exact import advise, exact_game
     from .variant import variant_names
 
@@ -355,6 +356,11 @@ def bench_exact(variants: list[str] | None = None) -> dict:
                 "best": options.loc[options["best"], "option"].iloc[0],
             }
         )
+    optimal = [
+        _optimal_throughput(name, rounds)
+        for name, rounds in OPTIMAL_ROUNDS.items()
+        if variants is None or name in variants
+    ]
     return {
         "benchmark": "exact",
         "software": {"studsim": __version__, "numba": numba.__version__},
@@ -364,7 +370,52 @@ def bench_exact(variants: list[str] | None = None) -> dict:
         "caribbean_house_edge": result.summary["house_edge"],
         "caribbean_deals": result.summary["deals"],
         "advise": rows,
+        "optimal": optimal,
         "targets": {"full caribbean analysis under 2 minutes": exact_seconds < 120},
+    }
+
+
+# rounds of the optimal strategy timed per variant with draws: about a minute each
+OPTIMAL_ROUNDS = {
+    "oasis": 4096,
+    "six-card": 4096,
+    "oasis-classic": 32,
+    "russian": 32,
+    "six-card-125": 32,
+}
+SITUATIONS = 134_459 * 47  # classes of five cards x upcards: the optimal strategy's table
+
+
+def _optimal_throughput(name: str, rounds: int) -> dict:
+    """The optimal strategy simulated with an empty memo (every situation computed),
+    then again with the memo full, beside the basic strategy."""
+    from .optimal import optimal_strategy
+    from .simulation import run
+
+    with tempfile.TemporaryDirectory() as folder:
+        strategy = optimal_strategy(name, memo_folder=Path(folder))
+        start = time.perf_counter()
+        run(name, strategy, rounds, seed=1)
+        cold = time.perf_counter() - start
+        situations = strategy.exact_play.computed
+        start = time.perf_counter()
+        run(name, strategy, rounds, seed=1)
+        warm = time.perf_counter() - start
+    run(name, "basic", 4096, seed=1)  # compile
+    start = time.perf_counter()
+    basic_rounds = 1_000_000
+    run(name, "basic", basic_rounds, seed=1)
+    basic = basic_rounds / (time.perf_counter() - start)
+    return {
+        "variant": name,
+        "rounds": rounds,
+        "situations_computed": situations,
+        "situations_per_s": situations / cold,
+        "rounds_per_s_empty_memo": rounds / cold,
+        "rounds_per_s_full_memo": rounds / warm,
+        "basic_rounds_per_s": basic,
+        "basic_over_optimal_empty_memo": basic * cold / rounds,
+        "hours_for_every_situation": SITUATIONS / (situations / cold) / 3600,
     }
 
 
@@ -384,6 +435,21 @@ def format_exact_report(result: dict) -> str:
         lines.append(
             f"{row['variant']:<14} {row['hand']:<16} {row['upcard']:<3} "
             f"{row['options']:>7} {row['seconds']:>10.4f}  {row['best']}"
+        )
+    lines += [
+        "",
+        "optimal strategy simulated: every situation met computed once (empty memo), then "
+        "the same rounds again (full memo), beside basic",
+        f"{'variant':<14} {'rounds':>6} {'situations/s':>12} {'rounds/s empty':>14} "
+        f"{'rounds/s full':>13} {'basic rounds/s':>14} {'basic/optimal':>13} "
+        f"{'every situation':>15}",
+    ]
+    for row in result["optimal"]:
+        lines.append(
+            f"{row['variant']:<14} {row['rounds']:>6} {row['situations_per_s']:>12.4f} "
+            f"{row['rounds_per_s_empty_memo']:>14.4f} {row['rounds_per_s_full_memo']:>13,.0f} "
+            f"{row['basic_rounds_per_s']:>14,.0f} {row['basic_over_optimal_empty_memo']:>12,.0f}x "
+            f"{row['hours_for_every_situation']:>13,.1f} h"
         )
     lines.append("")
     lines += [

@@ -592,7 +592,9 @@ def _write_benchmark(out_dir: str, name: str, result: dict, text: str, as_json: 
 
 
 @bench.command("exact")
-@click.option("--variant", "variants", multiple=True, help="Advise latency for these only.")
+@click.option(
+    "--variant", "variants", multiple=True, help="Advise and optimal play for these only."
+)
 @click.option(
     "--out-dir",
     default="results/benchmarks",
@@ -603,7 +605,8 @@ def _write_benchmark(out_dir: str, name: str, result: dict, text: str, as_json: 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 def bench_exact_command(variants, out_dir, as_json) -> None:
-    """Time of the full exact caribbean analysis and advise latency per variant."""
+    """Time of the full exact caribbean analysis, advise latency per variant and the
+    optimal strategy's throughput per variant with draws."""
     from .bench import bench_exact, format_exact_report
 
     for name in variants:

@@ -14,6 +14,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -52,11 +53,11 @@ def _cache_name(kind: str, variant: Variant) -> str:
 class OptimalPlay:
     """The optimal strategy's decisions as the engine reads them."""
 
-    def __init__(self, variant: Variant, draws: bool = True):
+    def __init__(self, variant: Variant, draws: bool = True, memo_folder: Path | None = None):
         self.variant = variant
         self.draws = draws and variant.has_draws
         self.options, self.labels = first_options(variant)
-        self.path = cache_dir() / f"{_cache_name('memo', variant)}.npz"
+        self.path = (memo_folder or cache_dir()) / f"{_cache_name('memo', variant)}.npz"
         self.keys, self.choices = self._load()
         self.computed = 0  # situations this process added to the memo
 
@@ -160,11 +161,14 @@ NO_DRAWS_DESCRIPTION = (
 )
 
 
-def optimal_strategy(variant: Variant | str, draws: bool = True) -> Strategy:
+def optimal_strategy(
+    variant: Variant | str, draws: bool = True, memo_folder: Path | None = None
+) -> Strategy:
     """The strategy whose every decision is exact, for the simulator to play; without
-    ``draws``, the best play that never buys or exchanges cards (``optimal-no-draws``)."""
+    ``draws``, the best play that never buys or exchanges cards (``optimal-no-draws``).
+    The memo of situations is kept in ``memo_folder`` (default: the cache folder)."""
     variant = variant if isinstance(variant, Variant) else load_variant(variant)
-    play = OptimalPlay(variant, draws)
+    play = OptimalPlay(variant, draws, memo_folder)
     name = "optimal" if draws or not variant.has_draws else NO_DRAWS
     method = (
         "best first option per situation (memoized by suit class), exact decisions after draws"
