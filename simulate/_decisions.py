@@ -144,9 +144,10 @@ def _thrown(keep):
 
 
 @njit(cache=True, parallel=True)
-def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs, out):
-    """For each situation (five increasing cards, upcard), the index of its best option;
-    situations shared out among threads, each computed on one."""
+def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs, out, evs):
+    """For each situation (five increasing cards, upcard), the index of its best option
+    (``out``) and its EV (``evs``); situations shared out among threads, each computed
+    on one."""
     for s in prange(hands.shape[0]):
         hand, upcard = hands[s], upcards[s]
         unseen = _unseen(hand, upcard)
@@ -159,7 +160,7 @@ def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs
             )
             if ev > best:
                 best, choice = ev, i
-        out[s] = choice
+        out[s], evs[s] = choice, best
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from .variant import Variant, load_variant
 
 __all__ = ["OptimalPlay", "hand_class_maps", "optimal_strategy"]
 
-OPTIMAL_VERSION = 2
+OPTIMAL_VERSION = 3
 _CLASS_MAPS = None
 
 
@@ -58,7 +58,7 @@ class OptimalPlay:
         self.draws = draws and variant.has_draws
         self.options, self.labels = first_options(variant)
         self.path = (memo_folder or cache_dir()) / f"{_cache_name('memo', variant)}.npz"
-        self.keys, self.choices = self._load()
+        self.keys, self.choices, self.evs = self._load()
         self.computed = 0  # situations this process added to the memo
 
     def decisions(
@@ -95,6 +95,7 @@ class OptimalPlay:
         fees, forced = variant.draw_arrays()
         pairs = needs_pair_tables(variant)
         found = np.zeros(len(missing), dtype=np.int64)
+        evs = np.zeros(len(missing))
         done = 0
         batch = 16 * numba.get_num_threads()
         try:
@@ -110,29 +111,38 @@ class OptimalPlay:
                     forced,
                     pairs,
                     found[done : done + len(part)],
+                    evs[done : done + len(part)],
                 )
                 done += len(part)
                 if progress:
                     progress(done)
         finally:
-            self._merge(missing[:done], found[:done])
+            self._merge(missing[:done], found[:done], evs[:done])
             self.computed += done
             self.save()
 
-    def _merge(self, keys: np.ndarray, choices: np.ndarray) -> None:
+    def expected_values(self, keys: np.ndarray) -> np.ndarray:
+        """The exact EV, in antes, of the best first option of each situation of ``keys``
+        (all in the memo): the expected net of a round dealt it, the dealer's game never
+        bought and the bonus aside."""
+        return self.evs[np.searchsorted(self.keys, keys)]
+
+    def _merge(self, keys: np.ndarray, choices: np.ndarray, evs: np.ndarray) -> None:
         all_keys = np.concatenate([self.keys, keys])
         order = np.argsort(all_keys, kind="stable")
-        all_keys, all_choices = all_keys[order], np.concatenate([self.choices, choices])[order]
+        all_keys = all_keys[order]
         first = np.ones(len(all_keys), dtype=bool)
         first[1:] = all_keys[1:] != all_keys[:-1]
-        self.keys, self.choices = all_keys[first], all_choices[first]
+        self.keys = all_keys[first]
+        self.choices = np.concatenate([self.choices, choices])[order][first]
+        self.evs = np.concatenate([self.evs, evs])[order][first]
 
-    def _load(self) -> tuple[np.ndarray, np.ndarray]:
+    def _load(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         try:
             with np.load(self.path) as saved:
-                return saved["keys"], saved["choices"]
+                return saved["keys"], saved["choices"], saved["evs"]
         except (OSError, ValueError, KeyError):
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
 
     def save(self) -> None:
         """Write the memo, with what another process saved meanwhile, atomically (a
@@ -143,7 +153,7 @@ class OptimalPlay:
             with tempfile.NamedTemporaryFile(
                 dir=self.path.parent, suffix=".npz", delete=False
             ) as tmp:
-                np.savez(tmp, keys=self.keys, choices=self.choices)
+                np.savez(tmp, keys=self.keys, choices=self.choices, evs=self.evs)
             os.replace(tmp.name, self.path)
 
 

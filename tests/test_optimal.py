@@ -9,12 +9,12 @@ from simulate import _strategy as k
 from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit, memo_choice_jit
 from simulate.cards import format_card, format_cards
 from simulate.exact import _lists, advise
-from simulate.optimal import OptimalPlay, hand_class_maps
+from simulate.optimal import OptimalPlay, hand_class_maps, optimal_strategy
 from simulate.simulation import _key, run
 from simulate.strategy import load_strategy
 from simulate.variant import load_variant
 
-from .test_exact import brute_force_play_ev
+from .test_exact import Z999, brute_force_play_ev
 
 LABELS = {k.FOLD: "fold", k.PLAY: "play", k.BUY: "buy a sixth card"}
 
@@ -88,20 +88,38 @@ def test_choices_after_a_draw_weigh_every_dealer_hand_without_the_seen_cards():
     assert plays == {k.PLAY, k.FOLD}
 
 
-def test_the_engine_takes_the_memo_decisions(fresh_memo):
-    rounds, key = 1500, _key(11)
-    result = run("oasis", "optimal", rounds, seed=11)
-    decisions = load_strategy("optimal", "oasis").decisions(key, 0, rounds)
+@pytest.fixture(scope="module")
+def oasis_optimal(tmp_path_factory):
+    """Oasis under the optimal strategy, its memo starting empty."""
+    strategy = optimal_strategy("oasis", memo_folder=tmp_path_factory.mktemp("memo"))
+    return run("oasis", strategy, 8192, seed=11)
+
+
+def test_the_engine_takes_the_memo_decisions(oasis_optimal):
+    rounds, key = oasis_optimal.rounds, _key(oasis_optimal.seed)
+    decisions = oasis_optimal.strategy.decisions(key, 0, rounds)
     counts = {"fold": 0, "play": 0, "exchange 1": 0, "exchange 2": 0}
     for index in range(rounds):
         kind, kept = memo_choice_jit(decisions, *dealt(key, index))
         thrown = 5 - bin(kept).count("1")
         counts[LABELS.get(kind, f"exchange {thrown}")] += 1
-    taken = result.decisions.set_index("decision")["count"].to_dict()
+    taken = oasis_optimal.decisions.set_index("decision")["count"].to_dict()
     assert {name: taken.get(name, 0) for name in counts} == counts
     assert taken["fold after a draw"] + taken["play after a draw"] == (
         counts["exchange 1"] + counts["exchange 2"]
     )
+
+
+def test_the_simulation_realizes_the_exact_evs_of_its_situations(oasis_optimal):
+    """A round's expected net given its dealt situation is the EV of the situation's
+    best option, so the simulated mean net and the mean of those EVs differ by less
+    than the 99.9% interval (SD of the net / sqrt(n) bounds the SE of the difference)."""
+    rounds, key = oasis_optimal.rounds, _key(oasis_optimal.seed)
+    keys = engine.situation_keys_jit(key, 0, rounds, *hand_class_maps()[1:])
+    expected = oasis_optimal.strategy.exact_play.expected_values(keys).mean()
+    summary = oasis_optimal.summary
+    bound = Z999 * summary["standard_deviation"] / np.sqrt(rounds)
+    assert abs(summary["rtp"] - 1 - expected) <= bound
 
 
 def test_same_figures_whatever_the_threads_and_a_memo_that_persists(fresh_memo, monkeypatch):
