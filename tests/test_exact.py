@@ -140,7 +140,7 @@ def test_caribbean_optimal_house_edge_is_the_published_one(caribbean_optimal):
     assert round(caribbean_optimal.summary["house_edge"], 6) == 0.052243
 
 
-@pytest.mark.parametrize("name", ["caribbean", "russian", "six-card-125"])
+@pytest.mark.parametrize("name", VARIANTS)
 def test_exact_against_simulation(name):
     exact = exact_game(name, "pair-or-better").summary
     n = scaled(2_000_000)
