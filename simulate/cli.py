@@ -17,6 +17,7 @@ from tqdm import tqdm
 from . import __version__
 from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
+from .compare import compare
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
 from .optimize import optimize
@@ -318,6 +319,38 @@ def simulate_command(
     _print_figures(result.summary)
     _print_frame(result.outcomes, "outcomes")
     _print_frame(result.decisions, "decisions")
+
+
+@main.command("compare")
+@click.argument("variant")
+@click.option(
+    "--strategy",
+    "-s",
+    "strategies",
+    multiple=True,
+    required=True,
+    help="Two or more strategies (names or .toml files); differences are from the first.",
+)
+@click.option("--rounds", "-n", default="1M", show_default=True, type=RoundCount())
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--threads", type=click.IntRange(1), help="numba threads (default: all).")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the comparison as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def compare_command(variant, strategies, rounds, seed, threads, out, as_json) -> None:
+    """Play every strategy on the same ROUNDS deals of VARIANT: each one's RTP and its
+    difference from the first one's, with a standard error from paired blocks."""
+    if out:
+        _check_writable(out)
+    comparison = compare(variant, list(strategies), rounds, seed=seed, threads=threads)
+    data = comparison.to_json()
+    if out:
+        write_json(out, data)
+    if as_json:
+        print_json(data)
+        return
+    click.echo(f"{variant}: {rounds:,} deals of seed {seed}, differences from {strategies[0]}")
+    _print_frame(comparison.table, "strategies on the same deals")
 
 
 def _check_writable(path: str) -> None:

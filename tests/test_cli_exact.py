@@ -54,6 +54,8 @@ def test_advise_json_and_buying_a_game():
         ),
         (["exact", "oasis", "--strategy", "basic"], "draws or buys games"),
         (["exact", "poker"], "unknown variant 'poker'"),
+        (["compare", "oasis", "-s", "basic"], "at least two strategies"),
+        (["compare", "oasis", "-s", "basic", "-s", "best"], "unknown strategy 'best'"),
         (["exact", "oasis", "--strategy", "optimal"], "beyond a full enumeration"),
         (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),
     ],
@@ -63,3 +65,16 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_compare_prints_and_writes_the_same_figures(tmp_path):
+    out = tmp_path / "compare.json"
+    args = ["compare", "caribbean", "-s", "basic", "-s", "ak-or-better", "-n", "50k"]
+    written = run(*args, "--out", str(out), "--json")
+    assert written.exit_code == 0, written.output
+    data = json.loads(written.output)
+    assert data == json.loads(out.read_text())
+    assert [row["strategy"] for row in data["table"]] == ["basic", "ak-or-better"]
+    assert data["table"][0]["difference"] == 0 and data["rounds"] == 50_000
+    printed = run(*args)
+    assert "ak-or-better" in printed.output and "difference_se" in printed.output

@@ -220,3 +220,20 @@ def test_draw_counts_against_the_counts_with_every_seen_card_dead(lists, pairs):
 def test_exact_optimal_with_draws_is_out_of_reach_but_without_them_is_weighed():
     with pytest.raises(ValueError, match="optimal-no-draws"):
         exact_game("oasis", "optimal")
+
+
+def test_compared_strategies_differ_as_exactly_within_the_paired_interval(caribbean_optimal):
+    """On the same deals the difference of two strategies' RTPs lands within the 99.9%
+    interval of the exact difference, and pairing makes that interval far narrower."""
+    from simulate.compare import compare
+
+    n = scaled(2_000_000)
+    table = compare("caribbean", ["pair-or-better", "optimal", "pair-or-better"], n).table
+    exact = (
+        caribbean_optimal.summary["rtp"] - exact_game("caribbean", "pair-or-better").summary["rtp"]
+    )
+    paired, same = table.iloc[1], table.iloc[2]
+    assert abs(paired["difference"] - exact) <= Z999 * paired["difference_se"]
+    unpaired_se = math.hypot(table.iloc[0]["standard_error"], paired["standard_error"])
+    assert paired["difference_se"] < unpaired_se / 3
+    assert same["difference"] == 0 and same["difference_se"] == 0
