@@ -24,7 +24,7 @@ from ._exact import (
     buy_ev_jit,
     exchange_ev_jit,
     exchange_part_jit,
-    replace_ev_jit,
+    replace_evs_jit,
     set_rank_jit,
     situation_tables_serial_jit,
 )
@@ -234,8 +234,11 @@ def after_buy_choice_jit(v, lists, six, upcard, replace_fee):
     one of the six cards, whichever is worth most."""
     play = after_draw_ev_jit(v, lists, six, upcard, np.sort(six), 6, True)
     action, kept, best = (PLAY, 63, play) if play > -1.0 else (FOLD, 63, -1.0)
-    for position in range(0 if np.isnan(replace_fee) else 6):
-        ev = replace_ev_jit(v, lists, six, position, upcard) - replace_fee
-        if ev > best:
-            action, kept, best = REPLACE, 63 & ~(1 << position), ev
+    if np.isnan(replace_fee):
+        return action, kept
+    replaced = np.empty(6)
+    replace_evs_jit(v, lists, six, upcard, replaced)
+    for position in range(6):
+        if replaced[position] - replace_fee > best:
+            action, kept, best = REPLACE, 63 & ~(1 << position), replaced[position] - replace_fee
     return action, kept

@@ -333,19 +333,39 @@ def _unseen(cards, upcard):
 
 
 @njit(cache=True)
-def replace_ev_jit(v, lists, six, position, upcard):
-    """EV, the fee aside, of replacing card ``position`` of six cards (after a buy):
-    every replacement, then fold or bet."""
+def replace_evs_jit(v, lists, six, upcard, out):
+    """EV, the fee aside, of replacing each of six cards (after a buy), into ``out``:
+    every replacement, then fold or bet. The dealer's hands avoiding the six and the
+    new card are counted once per new card, for the six hands it makes."""
     unseen = _unseen(six, upcard)
     dead = np.empty(7, dtype=np.int64)
+    ordered = np.empty(7, dtype=np.int64)
     dead[:6] = six
     trial = six.copy()
-    total = 0.0
+    values = np.empty(6, dtype=np.int64)
+    multiples = np.empty(6)
+    thresholds = np.empty(13, dtype=np.int64)
+    counts = np.empty(14, dtype=np.int64)
+    thresholds[0] = v.qualifier
+    out[:] = 0.0
     for card in unseen:
-        trial[position] = card
+        for position in range(6):
+            trial[position] = card
+            values[position] = hand_value_jit(trial)
+            multiples[position] = bet_multiple_jit(v, trial, values[position])
+            thresholds[1 + 2 * position] = values[position]
+            thresholds[2 + 2 * position] = values[position] + 1
+            trial[position] = six[position]
         dead[6] = card
-        total += after_draw_ev_jit(v, lists, trial, upcard, np.sort(dead), 7, False)
-    return total / unseen.shape[0]
+        _sort_into(dead, 7, ordered)
+        dealer_counts_jit(lists, upcard, ordered, 7, thresholds, counts)
+        for position in range(6):
+            below, below_next = counts[1 + 2 * position], counts[2 + 2 * position]
+            ev = ev_from_counts_jit(
+                v, values[position], multiples[position], counts[0], below, below_next, counts[13]
+            )[0]
+            out[position] += max(-1.0, ev)
+    out /= unseen.shape[0]
 
 
 @njit(cache=True)

@@ -84,11 +84,13 @@ def advise(
         rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
         play = kernels.after_draw_ev_jit(v, lists, cards, u, np.sort(cards), 6, True)
         rows.append({"option": "play", "cards thrown": "", "ev": play})
-        for position in range(6 if variant.replace_fee is not None else 0):
-            ev = kernels.replace_ev_jit(v, lists, cards, position, u) - variant.replace_fee
-            rows.append(
-                {"option": "replace", "cards thrown": format_card(cards[position]), "ev": ev}
-            )
+        if variant.replace_fee is not None:
+            replaced = np.empty(6)
+            kernels.replace_evs_jit(v, lists, cards, u, replaced)
+            rows += [
+                {"option": "replace", "cards thrown": format_card(card), "ev": ev}
+                for card, ev in zip(cards, replaced - variant.replace_fee, strict=True)
+            ]
         return _mark_best(rows)
     options, labels = first_options(variant)
     unseen = np.array([c for c in range(52) if c != u and c not in cards.tolist()])

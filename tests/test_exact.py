@@ -237,3 +237,28 @@ def test_compared_strategies_differ_as_exactly_within_the_paired_interval(caribb
     unpaired_se = math.hypot(table.iloc[0]["standard_error"], paired["standard_error"])
     assert paired["difference_se"] < unpaired_se / 3
     assert same["difference"] == 0 and same["difference_se"] == 0
+
+
+def test_replace_after_a_buy_against_brute_force(lists):
+    six_card = load_variant("six-card")
+    six = parse_cards("As Kd 7h 7c 2s 9h").astype(np.int64)
+    upcard = int(parse_cards("Qh")[0])
+    evs = np.empty(6)
+    kernels.replace_evs_jit(six_card.arrays(), lists, six, upcard, evs)
+    unseen = [c for c in range(52) if c != upcard and c not in six.tolist()]
+    for position in (1, 5):  # throw the Kd, the 9h: the new card and the six are dead
+        expected = np.mean(
+            [
+                max(
+                    -1.0,
+                    brute_force_play_ev(
+                        six_card,
+                        [*np.delete(six, position), new],
+                        upcard,
+                        [*six.tolist(), new],
+                    ),
+                )
+                for new in unseen
+            ]
+        )
+        assert evs[position] == pytest.approx(expected)
