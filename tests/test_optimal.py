@@ -1,6 +1,8 @@
 """The ``optimal`` strategy: its decisions are the exact engine's best, it is
 reproducible whatever the threads, and its memo of situations persists."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -150,3 +152,17 @@ def test_an_interrupted_memo_keeps_what_it_computed(fresh_memo):
     assert 0 < len(kept.keys) < len(np.unique(keys))
     assert kept.keys.tolist() == play.keys.tolist()
     assert kept.choices.tolist() == play.choices.tolist()
+
+
+def test_buys_and_replacements_realize_the_exact_evs(tmp_path):
+    """As for Oasis, in Six-Card (buy, replace) with the dealer's game never bought, as
+    in the exact EVs."""
+    strategy = optimal_strategy("six-card", memo_folder=tmp_path)
+    rounds = 4096
+    result = run("six-card", dataclasses.replace(strategy, game_mode=0), rounds, seed=13)
+    keys = engine.situation_keys_jit(_key(13), 0, rounds, *hand_class_maps()[1:])
+    expected = strategy.exact_play.expected_values(keys).mean()
+    taken = result.decisions.set_index("decision")["count"]
+    assert taken["buy a sixth card"] > 0 and taken["replace a card"] > 0
+    bound = Z999 * result.summary["standard_deviation"] / np.sqrt(rounds)
+    assert abs(result.summary["rtp"] - 1 - expected) <= bound
