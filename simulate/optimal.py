@@ -62,11 +62,15 @@ class OptimalPlay:
         self.computed = 0  # situations this process added to the memo
 
     def decisions(
-        self, key: np.uint64, start: int, stop: int, progress: Callable[[int], None] | None = None
+        self,
+        key: np.uint64,
+        start: int,
+        stop: int,
+        progress: Callable[[int, int], None] | None = None,
     ) -> ExactDecisions:
         """The decisions for rounds ``start .. stop`` of the seed ``key``: with draws, the
         memo after adding every situation of those rounds (``progress`` is called with
-        how many were added so far)."""
+        how many were added so far and how many are to add)."""
         _, class_of, perm_of, perms = hand_class_maps()
         if not self.draws:
             plays = cached_arrays(
@@ -83,7 +87,7 @@ class OptimalPlay:
             plays, class_of, perm_of, perms, self.keys, self.choices, options, *lists
         )
 
-    def cover(self, keys: np.ndarray, progress: Callable[[int], None] | None = None) -> None:
+    def cover(self, keys: np.ndarray, progress: Callable[[int, int], None] | None = None) -> None:
         """Add the best first option of each situation of ``keys`` not yet in the memo;
         saved to disk at the end, and on an interruption with what was done."""
         keys = np.unique(keys)
@@ -115,7 +119,7 @@ class OptimalPlay:
                 )
                 done += len(part)
                 if progress:
-                    progress(done)
+                    progress(done, len(missing))
         finally:
             self._merge(missing[:done], found[:done], evs[:done])
             self.computed += done

@@ -80,6 +80,14 @@ def _stake_array(variant: Variant, stake: Stake | None) -> np.ndarray:
     return np.array([stake.ante, stake.bonus_bet, cap, float(variant.payout_cap == "bet")])
 
 
+def _situations_progress(progress: Callable[[int], None] | None, start: int, stop: int):
+    """While the situations of rounds ``start .. stop`` are computed for the memo of
+    exact decisions, their share done moves the progress through those rounds."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(start + (stop - start) * done // (total + 1))
+
+
 def run(
     variant: Variant | str,
     strategy: Strategy | str = "basic",
@@ -125,7 +133,9 @@ def run(
             if strategy.exact_play is not None and strategy.exact_play.draws:
                 count = 1  # the memo of the exact decisions grows a block at a time
             start = done_blocks * engine.BLOCK
-            exact = strategy.decisions(key, start, min(start + count * engine.BLOCK, rounds))
+            stop = min(start + count * engine.BLOCK, rounds)
+            computing = _situations_progress(progress, start, stop)
+            exact = strategy.decisions(key, start, stop, computing)
             chunk_floats = np.zeros((count, engine.FLOATS))
             chunk_ints = np.zeros((count, engine.INTS), dtype=np.int64)
             chunk_largest = np.zeros(count)

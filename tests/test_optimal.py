@@ -125,7 +125,9 @@ def test_the_simulation_realizes_the_exact_evs_of_its_situations(oasis_optimal):
 
 
 def test_same_figures_whatever_the_threads_and_a_memo_that_persists(fresh_memo, monkeypatch):
-    one = run("six-card", "optimal", 700, seed=5, threads=1)
+    seen = []
+    one = run("six-card", "optimal", 700, seed=5, threads=1, progress=seen.append)
+    assert seen == sorted(seen) and len(seen) > 2 and seen[-1] == 700  # moves while computing
     computed = one.strategy.exact_play.computed
     assert 600 < computed <= 700  # one per distinct situation
     memo = np.load(next(fresh_memo.glob("optimal-memo-*.npz")))
@@ -143,7 +145,7 @@ def test_an_interrupted_memo_keeps_what_it_computed(fresh_memo):
     play = OptimalPlay(load_variant("oasis"))
     keys = engine.situation_keys_jit(_key(2), 0, 200, *hand_class_maps()[1:])
 
-    def interrupt(done):
+    def interrupt(done, total):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
