@@ -56,7 +56,7 @@ class OptimalPlay:
     def __init__(self, variant: Variant, draws: bool = True, memo_folder: Path | None = None):
         self.variant = variant
         self.draws = draws and variant.has_draws
-        self.options, self.labels = first_options(variant)
+        self.options = first_options(variant)[0]
         self.path = (memo_folder or cache_dir()) / f"{_cache_name('memo', variant)}.npz"
         self.keys, self.choices, self.evs = self._load()
         self.computed = 0  # situations this process added to the memo

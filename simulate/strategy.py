@@ -10,6 +10,7 @@ condition: it says what to do otherwise. See ``strategies/README.md``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -92,7 +93,9 @@ class Strategy:
     exact_play: Any = field(default=None, repr=False, compare=False)
     """For ``optimal``: its exact decisions (a ``simulate.optimal.OptimalPlay``)."""
 
-    def decisions(self, key: np.uint64, start: int, stop: int, progress=None) -> ExactDecisions:
+    def decisions(
+        self, key: np.uint64, start: int, stop: int, progress: Callable | None = None
+    ) -> ExactDecisions:
         """What the engine reads to play rounds ``start .. stop`` of the seed ``key``
         exactly; empty for rule strategies."""
         if self.exact_play is None:
