@@ -27,6 +27,7 @@ from ._exact import (
     replace_evs_jit,
     set_rank_jit,
     situation_tables_serial_jit,
+    thrown_count_jit,
 )
 from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
 
@@ -81,7 +82,7 @@ def option_ev_jit(v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees,
         return after_draw_ev_jit(v, lists, hand, upcard, np.sort(hand), 5, True)
     if kind == BUY:
         return buy_ev_jit(v, tables, lists, hand, upcard, unseen, draw_fees[6]) - draw_fees[0]
-    thrown = _thrown(keep)
+    thrown = thrown_count_jit(keep)
     ev = exchange_ev_jit(v, tables, lists, hand, keep, upcard, unseen, forced[thrown])
     return ev - draw_fees[thrown]
 
@@ -96,7 +97,7 @@ def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, f
     for i in range(n_options):
         units = 1
         if options[i, 0] == EXCHANGE:
-            units = m - _thrown(options[i, 1]) + 1
+            units = m - thrown_count_jit(options[i, 1]) + 1
         first_unit[i + 1] = first_unit[i] + units
     sums = np.zeros(first_unit[-1])
     counts = np.zeros(first_unit[-1], dtype=np.int64)
@@ -107,7 +108,7 @@ def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, f
             i = np.searchsorted(first_unit, unit, side="right") - 1
             kind, keep = options[i, 0], options[i, 1]
             if kind == EXCHANGE:
-                thrown = _thrown(keep)
+                thrown = thrown_count_jit(keep)
                 sums[unit], counts[unit] = exchange_part_jit(
                     v,
                     tables,
@@ -131,16 +132,7 @@ def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, f
         for unit in range(first_unit[i], first_unit[i + 1]):
             total += sums[unit]
             count += counts[unit]
-        out[i] = total / count - draw_fees[_thrown(options[i, 1])]
-
-
-@njit(cache=True)
-def _thrown(keep):
-    """How many of the five cards a keep mask throws."""
-    thrown = 5
-    for i in range(5):
-        thrown -= (keep >> i) & 1
-    return thrown
+        out[i] = total / count - draw_fees[thrown_count_jit(options[i, 1])]
 
 
 @njit(cache=True, parallel=True)

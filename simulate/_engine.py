@@ -160,6 +160,16 @@ def deal_jit(state, used, hand, dealer):
 
 
 @njit(cache=True)
+def _seen_by_player(used, dealer):
+    """The player's cards, discards and draws as a 52-bit mask: every card dealt but the
+    dealer's five (the exact counts take his upcard on its own)."""
+    seen = used[0]
+    for card in dealer:
+        seen &= ~(np.int64(1) << card)
+    return seen
+
+
+@njit(cache=True)
 def situation_keys_jit(key, start, stop, class_of, perm_of, perms):
     """The situation key (see ``_decisions``) of each round of ``start .. stop``."""
     keys = np.empty(stop - start, dtype=np.int64)
@@ -191,9 +201,6 @@ def play_round_jit(
     upcard = dealer[4]
     bonus = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
     exactly = exact.options.shape[0] > 0
-    dealer_mask = 0
-    for card in dealer:
-        dealer_mask |= np.int64(1) << card
     if exactly:
         action, kept = memo_choice_jit(exact, hand[:5], upcard)
     elif exact.plays.shape[0]:
@@ -220,7 +227,7 @@ def play_round_jit(
             fees += draw_fees[6]
             _exchange(hand, 6, kept, state, used)
             if exactly:
-                seen = used[0] & ~dealer_mask
+                seen = _seen_by_player(used, dealer)
                 action = after_draw_choice_jit(v, lists_of_jit(exact), hand, upcard, seen)
             else:
                 action = decide_jit(rules, AFTER_DRAW, hand, upcard)[0]
@@ -234,7 +241,7 @@ def play_round_jit(
             decisions[D_FORCED_PLAY] += 1
         else:
             if exactly:
-                seen = used[0] & ~dealer_mask
+                seen = _seen_by_player(used, dealer)
                 action = after_draw_choice_jit(v, lists_of_jit(exact), hand[:5], upcard, seen)
             else:
                 action = decide_jit(rules, AFTER_DRAW, hand[:5], upcard)[0]

@@ -382,6 +382,15 @@ def _drawn_ev(v, tables, lists, final, upcard, player, unseen, picks, k, forced,
 
 
 @njit(cache=True)
+def thrown_count_jit(keep_mask):
+    """How many of the five cards a keep mask throws."""
+    thrown = 5
+    for i in range(5):
+        thrown -= (keep_mask >> i) & 1
+    return thrown
+
+
+@njit(cache=True)
 def exchange_part_jit(v, tables, lists, player, keep_mask, upcard, unseen, forced, first):
     """(sum of the EVs, how many draws) of the draws whose first card is unseen[first],
     when the player throws his cards outside ``keep_mask``: fold or bet after each draw
@@ -413,11 +422,8 @@ def exchange_part_jit(v, tables, lists, player, keep_mask, upcard, unseen, force
 def exchange_ev_jit(v, tables, lists, player, keep_mask, upcard, unseen, forced):
     """EV, fees aside, of throwing the player's cards outside ``keep_mask`` and drawing
     as many from ``unseen``: every draw enumerated, summed by first card."""
-    k = 0
-    for i in range(5):
-        k += not (keep_mask >> i) & 1
     total, count = 0.0, 0
-    for first in range(unseen.shape[0] - k + 1):
+    for first in range(unseen.shape[0] - thrown_count_jit(keep_mask) + 1):
         part, n = exchange_part_jit(
             v, tables, lists, player, keep_mask, upcard, unseen, forced, first
         )

@@ -208,8 +208,7 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
     rules = None
     if not optimal:
         plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
-        first_actions = {int(a) for p, a in plan.rules[:, :2] if p == rules_kernels.FIRST}
-        if first_actions - {rules_kernels.FOLD, rules_kernels.PLAY} or plan.game_mode:
+        if not _folds_or_bets(plan.rules) or plan.game_mode:
             raise ValueError(
                 f"strategy {plan.name!r} draws or buys games; the exact full-game "
                 "analysis covers folding and betting on the dealt cards"
@@ -232,7 +231,12 @@ def exact_covers(variant: Variant, strategy: Strategy) -> bool:
         return False
     if strategy.exact_play is not None:
         return not strategy.exact_play.draws
-    first = {int(a) for p, a in strategy.rules[:, :2] if p == rules_kernels.FIRST}
+    return _folds_or_bets(strategy.rules)
+
+
+def _folds_or_bets(rules: np.ndarray) -> bool:
+    """Whether the rules' first decision only ever folds or bets (no draws)."""
+    first = {int(a) for p, a in rules[:, :2] if p == rules_kernels.FIRST}
     return first <= {rules_kernels.FOLD, rules_kernels.PLAY}
 
 

@@ -60,6 +60,7 @@ class OptimalPlay:
         self.path = (memo_folder or cache_dir()) / f"{_cache_name('memo', variant)}.npz"
         self.keys, self.choices, self.evs = self._load()
         self.computed = 0  # situations this process added to the memo
+        self._plays = None  # the fold-or-bet table, without draws
 
     def decisions(
         self,
@@ -73,11 +74,12 @@ class OptimalPlay:
         how many were added so far and how many are to add)."""
         _, class_of, perm_of, perms = hand_class_maps()
         if not self.draws:
-            plays = cached_arrays(
-                _cache_name("table", self.variant),
-                lambda: {"plays": _weigh_every_deal(self.variant, None)[-1]},
-            )["plays"]
-            return self._arrays(plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
+            if self._plays is None:
+                self._plays = cached_arrays(
+                    _cache_name("table", self.variant),
+                    lambda: {"plays": _weigh_every_deal(self.variant, None)[-1]},
+                )["plays"]
+            return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
         self.cover(engine.situation_keys_jit(key, start, stop, class_of, perm_of, perms), progress)
         return self._arrays(np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options)
 
@@ -96,6 +98,7 @@ class OptimalPlay:
             return
         reps = hand_class_maps()[0]
         variant = self.variant
+        rules = variant.arrays()
         fees, forced = variant.draw_arrays()
         pairs = needs_pair_tables(variant)
         found = np.zeros(len(missing), dtype=np.int64)
@@ -106,7 +109,7 @@ class OptimalPlay:
             while done < len(missing):
                 part = missing[done : done + batch]
                 best_options_jit(
-                    variant.arrays(),
+                    rules,
                     _lists(),
                     reps[part // 52],
                     part % 52,
