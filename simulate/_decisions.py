@@ -18,8 +18,6 @@ import numpy as np
 from numba import njit, prange
 
 from ._exact import (
-    _sort_into,
-    _unseen,
     after_draw_ev_jit,
     buy_ev_jit,
     exchange_ev_jit,
@@ -27,7 +25,9 @@ from ._exact import (
     replace_evs_jit,
     set_rank_jit,
     situation_tables_serial_jit,
+    sort_into_jit,
     thrown_count_jit,
+    unseen_jit,
 )
 from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
 
@@ -46,6 +46,9 @@ class ExactDecisions(NamedTuple):
     """The best first option of each, an index into ``options``."""
     options: np.ndarray
     """The first options: (kind, mask of the cards kept, by position in the class's hand)."""
+    table: np.ndarray
+    """The best first option of every situation, by class and upcard, where the whole
+    game was weighed (then ``keys`` and ``choices`` are not read)."""
     values1: np.ndarray
     """The sorted value lists of the exact engine (``lists``), for the choices after a
     draw, one field each (numba's parallel kernels take no tuple inside a tuple)."""
@@ -65,6 +68,7 @@ def no_decisions() -> ExactDecisions:
         np.zeros(0, dtype=np.int64),
         np.zeros(0, dtype=np.int64),
         np.zeros((0, 2), dtype=np.int64),
+        np.zeros((0, 52), dtype=np.uint8),
         empty,
         empty,
         empty,
@@ -142,7 +146,7 @@ def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs
     on one."""
     for s in prange(hands.shape[0]):
         hand, upcard = hands[s], upcards[s]
-        unseen = _unseen(hand, upcard)
+        unseen = unseen_jit(hand, upcard)
         tables = situation_tables_serial_jit(lists, upcard, hand, unseen, pairs)
         best, choice = -np.inf, 0
         for i in range(options.shape[0]):
@@ -159,7 +163,7 @@ def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs
 def situation_key_jit(class_of, perm_of, perms, hand, upcard):
     """(key of the situation, the suit relabelling that maps the hand to its class's)."""
     ordered = np.empty(5, dtype=np.int64)
-    _sort_into(hand, 5, ordered)
+    sort_into_jit(hand, 5, ordered)
     rank = set_rank_jit(ordered, 5)
     p = perm_of[rank]
     return np.int64(class_of[rank]) * 52 + ((upcard & ~3) | perms[p, upcard & 3]), p
@@ -177,10 +181,14 @@ def table_bet_jit(x, hand, upcard):
 def memo_choice_jit(x, hand, upcard):
     """(action, mask of the positions of ``hand`` kept) of the situation's best option."""
     key, p = situation_key_jit(x.class_of, x.perm_of, x.perms, hand, upcard)
-    i = np.searchsorted(x.keys, key)
-    if i == x.keys.shape[0] or x.keys[i] != key:
-        raise KeyError("a situation missing from the decision memo")
-    kind, keep = x.options[x.choices[i], 0], x.options[x.choices[i], 1]
+    if x.table.shape[0]:
+        choice = np.int64(x.table[key // 52, key % 52])
+    else:
+        i = np.searchsorted(x.keys, key)
+        if i == x.keys.shape[0] or x.keys[i] != key:
+            raise KeyError("a situation missing from the decision memo")
+        choice = x.choices[i]
+    kind, keep = x.options[choice, 0], x.options[choice, 1]
     image = np.empty(5, dtype=np.int64)
     for j in range(5):
         image[j] = (hand[j] & ~3) | x.perms[p, hand[j] & 3]

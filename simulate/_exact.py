@@ -104,7 +104,7 @@ def load_value_lists() -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True)
-def _count_below(values, x):
+def count_below_jit(values, x):
     """How many of the sorted ``values`` are below ``x``."""
     low, high = 0, values.shape[0]
     while low < high:
@@ -143,7 +143,7 @@ def _add_term(lists, upcard, chosen, size, sign, thresholds, out, ordered):
     rank = set_rank_jit(ordered, k)
     values = v1[rank] if k == 1 else v2[rank] if k == 2 else v3[rank] if k == 3 else v4[rank]
     for t in range(n_thresholds):
-        out[t] += sign * _count_below(values, thresholds[t])
+        out[t] += sign * count_below_jit(values, thresholds[t])
     out[n_thresholds] += sign * values.shape[0]
 
 
@@ -214,7 +214,7 @@ def _suit_permutations():
 
 
 @njit(cache=True)
-def _sort_into(cards, n, ordered):
+def sort_into_jit(cards, n, ordered):
     """Insertion-sort cards[:n] into ordered[:n] (a handful of cards, no allocation;
     ``ordered`` may be ``cards`` itself)."""
     for i in range(n):
@@ -231,7 +231,7 @@ def _image_rank(hand, perm, image):
     """Colex rank of the hand with suit s relabelled ``perm[s]`` (``image``: scratch)."""
     for i in range(5):
         image[i] = (hand[i] & ~3) | perm[hand[i] & 3]
-    _sort_into(image, 5, image)
+    sort_into_jit(image, 5, image)
     return set_rank_jit(image, 5)
 
 
@@ -321,7 +321,7 @@ def after_draw_ev_jit(v, lists, final, upcard, dead, n_dead, forced):
 
 
 @njit(cache=True)
-def _unseen(cards, upcard):
+def unseen_jit(cards, upcard):
     """The 52 cards less ``cards`` and the upcard, increasing."""
     out = np.empty(52, dtype=np.int64)
     n = 0
@@ -337,7 +337,7 @@ def replace_evs_jit(v, lists, six, upcard, out):
     """EV, the fee aside, of replacing each of six cards (after a buy), into ``out``:
     every replacement, then fold or bet. The dealer's hands avoiding the six and the
     new card are counted once per new card, for the six hands it makes."""
-    unseen = _unseen(six, upcard)
+    unseen = unseen_jit(six, upcard)
     dead = np.empty(7, dtype=np.int64)
     ordered = np.empty(7, dtype=np.int64)
     dead[:6] = six
@@ -357,7 +357,7 @@ def replace_evs_jit(v, lists, six, upcard, out):
             thresholds[2 + 2 * position] = values[position] + 1
             trial[position] = six[position]
         dead[6] = card
-        _sort_into(dead, 7, ordered)
+        sort_into_jit(dead, 7, ordered)
         dealer_counts_jit(lists, upcard, ordered, 7, thresholds, counts)
         for position in range(6):
             below, below_next = counts[1 + 2 * position], counts[2 + 2 * position]
@@ -516,7 +516,7 @@ VALUES = 7464  # thresholds 0..7463: "value below t"
 def _hands_with(lists, cards, n, ordered):
     """(sorted values of the five-card hands containing cards[:n], or the one hand's value);
     ``ordered`` is scratch space."""
-    _sort_into(cards, n, ordered)
+    sort_into_jit(cards, n, ordered)
     if n == 5:
         return lists[0][0][:0], value5_jit(
             ordered[0], ordered[1], ordered[2], ordered[3], ordered[4]
@@ -635,7 +635,7 @@ def _count_with(lists, cards, n, thresholds, sign, out, ordered):
         out[n_t] += sign
         return
     for t in range(n_t):
-        out[t] += sign * _count_below(values, thresholds[t])
+        out[t] += sign * count_below_jit(values, thresholds[t])
     out[n_t] += sign * values.shape[0]
 
 

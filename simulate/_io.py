@@ -24,3 +24,17 @@ def write_atomic(path: str | Path, text: str) -> Path:
 def write_json(path: str | Path, data) -> Path:
     """Write ``data`` as indented JSON, atomically."""
     return write_atomic(path, json.dumps(data, indent=2) + "\n")
+
+
+def write_npz(path: str | Path, **arrays) -> Path:
+    """Write arrays to a compressed ``.npz`` file, atomically."""
+    import numpy as np
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".npz", delete=False
+    ) as tmp:
+        np.savez_compressed(tmp, **arrays)
+    os.replace(tmp.name, path)
+    return path

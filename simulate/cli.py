@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -20,6 +21,12 @@ from .cards import CardError, format_cards, parse_cards
 from .compare import compare
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise, exact_game
+from .optimal_game import (
+    default_exact_strategy,
+    exact_optimal_game,
+    save_table,
+    supports_exact_draws,
+)
 from .optimize import optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
@@ -200,6 +207,12 @@ def _number(value: float) -> str:
 def _print_figures(figures: dict) -> None:
     rows = []
     for name, value in figures.items():
+        if isinstance(value, dict):
+            rows += [
+                {"figure": f"{name.replace('_', ' ')}: {key}", "value": _number(share)}
+                for key, share in value.items()
+            ]
+            continue
         if isinstance(value, list):
             value = f"[{_number(value[0])}, {_number(value[1])}]"
         elif isinstance(value, float):
@@ -391,22 +404,38 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
 @click.option(
     "--strategy",
     "-s",
-    help="optimal (the default without draws), optimal-no-draws (the default with draws), "
-    "or a strategy without draws (name or .toml file).",
+    help="optimal (the default; with draws where at most two cards are drawn), "
+    "optimal-no-draws (the default where more may be exchanged), or a strategy without "
+    "draws (name or .toml file).",
 )
 @click.option(
     "--out-dir",
     type=click.Path(file_okay=False),
-    help="Write the table, summary and chart here (default: results/VARIANT).",
+    help="Write the table, summary and chart here (default: results/VARIANT); a long "
+    "analysis keeps its finished ranges in its optimal-ranges folder meanwhile.",
+)
+@click.option(
+    "--restart",
+    is_flag=True,
+    help="Discard the finished ranges of an earlier, interrupted run (by default it is resumed).",
+)
+@click.option(
+    "--table",
+    type=click.Path(dir_okay=False),
+    help="Also write the table of best first options (optimal play with draws) here.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def exact_command(variant, strategy, out_dir, as_json) -> None:
+def exact_command(variant, strategy, out_dir, restart, table, as_json) -> None:
     """Weigh every deal of VARIANT exactly: integer counts per outcome, house edge,
     element of risk, standard deviation, and for optimal play the strategy."""
     game = load_variant(variant)
-    result = exact_game(game, strategy or ("optimal-no-draws" if game.has_draws else "optimal"))
     folder = Path(out_dir or Path("results") / game.name)
+    strategy = strategy or default_exact_strategy(game)
+    if strategy == "optimal" and supports_exact_draws(game):
+        result = _exact_with_draws(game, folder, restart, table)
+    else:
+        result = exact_game(game, strategy)
     stem = f"exact-{result.strategy}"
     data = result.to_json()
     try:
@@ -425,6 +454,37 @@ def exact_command(variant, strategy, out_dir, as_json) -> None:
     )
     _print_figures(result.summary)
     _print_frame(result.table, "return table")
+
+
+def _exact_with_draws(game, folder: Path, restart: bool, table: str | None):
+    """Optimal play with draws, every range of classes kept as it finishes; Ctrl-C keeps
+    the finished ranges for the next run (exit status 130)."""
+    checkpoints = folder / "optimal-ranges"
+    if restart:
+        shutil.rmtree(checkpoints, ignore_errors=True)
+    bar = tqdm(total=1, unit="class", disable=not sys.stderr.isatty(), desc=game.name)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        result, choices = exact_optimal_game(game, checkpoints, progress=progress)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(
+            f"interrupted: {bar.n} of {bar.total} hand classes done, kept in {checkpoints}; "
+            "run the same command to resume",
+            err=True,
+        )
+        sys.exit(130)
+    bar.close()
+    try:
+        save_table(game, choices, Path(table) if table else None)
+    except OSError as error:
+        raise InputError(f"--table {table}: {error.strerror}") from None
+    shutil.rmtree(checkpoints, ignore_errors=True)
+    return result
 
 
 @main.command("optimize")

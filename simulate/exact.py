@@ -176,6 +176,11 @@ class ExactResult:
     summary: dict
     strategy_chart: pd.DataFrame | None
     seconds: float
+    method: str = (
+        "every deal (player hand, upcard, dealer hand) enumerated: player hands by "
+        "suit-symmetry class, dealer hands by inclusion-exclusion over the player's cards; "
+        "no draws, the dealer's game never bought"
+    )
 
     def to_json(self) -> dict:
         return {
@@ -183,9 +188,7 @@ class ExactResult:
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": self.variant.record(),
             "strategy": self.strategy,
-            "method": "every deal (player hand, upcard, dealer hand) enumerated: player hands "
-            "by suit-symmetry class, dealer hands by inclusion-exclusion over the "
-            "player's cards; no draws, the dealer's game never bought",
+            "method": self.method,
             "summary": self.summary,
             "table": self.table.to_dict(orient="records"),
             "seconds": self.seconds,
@@ -202,8 +205,9 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
     optimal = name in ("optimal", NO_DRAWS)
     if name == "optimal" and variant.has_draws:
         raise ValueError(
-            f"{variant.name}: optimal play with draws is beyond a full enumeration of every "
-            f"deal (see the README); {NO_DRAWS!r} weighs the best play without draws"
+            f"{variant.name}: optimal play with draws is weighed by `studsim exact` "
+            f"(simulate.optimal_game) where it can be enumerated; {NO_DRAWS!r} weighs the "
+            "best play without draws"
         )
     rules = None
     if not optimal:

@@ -14,6 +14,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numba
@@ -21,10 +22,12 @@ import numpy as np
 
 from . import _engine as engine
 from . import _exact as kernels
+from . import _situation as situation_kernels
 from . import _strategy as rules_kernels
 from ._decisions import ExactDecisions, best_options_jit
 from ._tables import cache_dir, cached_arrays
 from .exact import NO_DRAWS, _lists, _weigh_every_deal, first_options, needs_pair_tables
+from .optimal_game import optimal_table, situation_tables, supports_exact_draws
 from .strategy import Strategy
 from .variant import Variant, load_variant
 
@@ -51,12 +54,21 @@ def _cache_name(kind: str, variant: Variant) -> str:
 
 
 class OptimalPlay:
-    """The optimal strategy's decisions as the engine reads them."""
+    """The optimal strategy's decisions as the engine reads them: with draws, the table
+    of every situation's best first option where the whole game was weighed (shipped,
+    or made by ``studsim exact``), else the memo."""
 
-    def __init__(self, variant: Variant, draws: bool = True, memo_folder: Path | None = None):
+    def __init__(
+        self,
+        variant: Variant,
+        draws: bool = True,
+        memo_folder: Path | None = None,
+        table: bool = True,
+    ):
         self.variant = variant
         self.draws = draws and variant.has_draws
         self.options = first_options(variant)[0]
+        self.table = optimal_table(variant) if self.draws and table else None
         self.path = (memo_folder or cache_dir()) / f"{_cache_name('memo', variant)}.npz"
         self.keys, self.choices, self.evs = self._load()
         self.computed = 0  # situations this process added to the memo
@@ -80,13 +92,18 @@ class OptimalPlay:
                     lambda: {"plays": _weigh_every_deal(self.variant, None)[-1]},
                 )["plays"]
             return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
+        if self.table is not None:
+            return self._arrays(
+                np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options
+            )
         self.cover(engine.situation_keys_jit(key, start, stop, class_of, perm_of, perms), progress)
         return self._arrays(np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options)
 
     def _arrays(self, plays, class_of, perm_of, perms, options) -> ExactDecisions:
         lists = _lists() if self.draws else (np.zeros((0, 0), np.uint16),) * 4
+        table = self.table if self.table is not None else np.zeros((0, 52), np.uint8)
         return ExactDecisions(
-            plays, class_of, perm_of, perms, self.keys, self.choices, options, *lists
+            plays, class_of, perm_of, perms, self.keys, self.choices, options, table, *lists
         )
 
     def cover(self, keys: np.ndarray, progress: Callable[[int, int], None] | None = None) -> None:
@@ -97,26 +114,21 @@ class OptimalPlay:
         if not len(missing):
             return
         reps = hand_class_maps()[0]
-        variant = self.variant
-        rules = variant.arrays()
-        fees, forced = variant.draw_arrays()
-        pairs = needs_pair_tables(variant)
+        fees, forced = self.variant.draw_arrays()
         found = np.zeros(len(missing), dtype=np.int64)
         evs = np.zeros(len(missing))
         done = 0
         batch = 16 * numba.get_num_threads()
+        best_options = self._best_options_kernel()
         try:
             while done < len(missing):
                 part = missing[done : done + batch]
-                best_options_jit(
-                    rules,
-                    _lists(),
+                best_options(
                     reps[part // 52],
                     part % 52,
                     self.options,
                     fees,
                     forced,
-                    pairs,
                     found[done : done + len(part)],
                     evs[done : done + len(part)],
                 )
@@ -127,6 +139,20 @@ class OptimalPlay:
             self._merge(missing[:done], found[:done], evs[:done])
             self.computed += done
             self.save()
+
+    def _best_options_kernel(self) -> Callable:
+        """The kernel giving situations' best options: the pruned one where at most two
+        cards are drawn, else every option counted."""
+        v, lists = self.variant.arrays(), _lists()
+        if supports_exact_draws(self.variant):
+            tables = situation_tables(lists, v)
+            return partial(situation_kernels.best_options_jit, v, tables, lists)
+        pairs = needs_pair_tables(self.variant)
+
+        def every_option(hands, upcards, options, fees, forced, out, evs):
+            best_options_jit(v, lists, hands, upcards, options, fees, forced, pairs, out, evs)
+
+        return every_option
 
     def expected_values(self, keys: np.ndarray) -> np.ndarray:
         """The exact EV, in antes, of the best first option of each situation of ``keys``
@@ -179,19 +205,26 @@ NO_DRAWS_DESCRIPTION = (
 
 
 def optimal_strategy(
-    variant: Variant | str, draws: bool = True, memo_folder: Path | None = None
+    variant: Variant | str,
+    draws: bool = True,
+    memo_folder: Path | None = None,
+    table: bool = True,
 ) -> Strategy:
     """The strategy whose every decision is exact, for the simulator to play; without
     ``draws``, the best play that never buys or exchanges cards (``optimal-no-draws``).
-    The memo of situations is kept in ``memo_folder`` (default: the cache folder)."""
+    With draws it reads the table of best first options where there is one (unless not
+    ``table``), else a memo of situations kept in ``memo_folder`` (default: the cache
+    folder)."""
     variant = variant if isinstance(variant, Variant) else load_variant(variant)
-    play = OptimalPlay(variant, draws, memo_folder)
+    play = OptimalPlay(variant, draws, memo_folder, table)
     name = "optimal" if draws or not variant.has_draws else NO_DRAWS
-    method = (
-        "best first option per situation (memoized by suit class), exact decisions after draws"
-        if play.draws
-        else "exact fold or bet per hand class and upcard"
-    )
+    method = "exact fold or bet per hand class and upcard"
+    if play.draws:
+        method = (
+            "best first option per situation ("
+            + ("from the table of the whole game" if play.table is not None else "memoized")
+            + " by suit class), exact decisions after draws"
+        )
     data = {
         "name": name,
         "variant": variant.name,

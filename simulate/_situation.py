@@ -1,0 +1,752 @@
+"""numba kernels of a situation's first options, exactly, where at most two cards are drawn
+(exchanges of one or two cards; a sixth card bought, then one card replaced).
+
+The dealer holds the upcard ``u`` and four cards avoiding the player's five
+cards P and the drawn cards R. With G(S, t) the hands holding u and S,
+avoiding P, with a value below t, inclusion-exclusion over R gives
+
+    count(t) = G({}, t) - sum over a in R of G({a}, t) + G(R, t)   (|R| = 2).
+
+Per situation, G({}) is tabulated for every threshold; G({a}) is known
+exactly on a grid of thresholds (which brackets it at any other) and
+counted exactly where needed; G({a, b}) lies between 0 and the number of
+hands holding u, a and b. So every option has a proven upper bound that
+costs a few operations per final hand, and only the options whose bound
+reaches the best exact EV so far are counted exactly. The choice is the
+first option of the highest exact EV: the same as counting every option.
+
+Counts of the chosen option are kept per (first decision, outcome, final
+category), in units of 1/D of a situation for one common D, so the whole
+game adds up in integers.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit, prange
+
+from ._evaluator import category_jit, value5_jit, value6_jit
+from ._exact import VALUES, count_below_jit, ev_from_counts_jit, set_rank_jit, sort_into_jit
+from ._strategy import BUY, EXCHANGE, FOLD, PLAY
+
+GRID_POINTS = 64
+UNSEEN = 46  # cards the player has not seen on his first decision
+# first decisions of the count table (as the simulator counts them), outcomes
+DECISION_FOLD, DECISION_PLAY, DECISION_BUY = 0, 1, 2  # exchange k: 2 + k
+DECISION_REPLACE = 8  # bought, then replaced
+DECISIONS = 9
+OUTCOME_FOLD, OUTCOME_NO_QUALIFY, OUTCOME_WIN, OUTCOME_PUSH, OUTCOME_LOSS = range(5)
+OUTCOMES = 5
+CATEGORIES = 11
+CELLS = DECISIONS * OUTCOMES * CATEGORIES
+PAIRS_IN = comb(44, 2)  # dealer hands holding u and two drawn cards, avoiding P
+
+
+@njit(cache=True, parallel=True)
+def _cumulative_rows(values, out):
+    """out[r, t] = how many of the sorted values[r] are below t."""
+    for r in prange(values.shape[0]):
+        row = values[r]
+        k = 0
+        for t in range(VALUES):
+            while k < row.shape[0] and row[k] < t:
+                k += 1
+            out[r, t] = k
+
+
+@njit(cache=True, parallel=True)
+def _grid_rows(values, grid, out):
+    """out[r, g] = how many of the sorted values[r] are below grid[g]."""
+    for r in prange(values.shape[0]):
+        for g in range(grid.shape[0]):
+            out[r, g] = count_below_jit(values[r], grid[g])
+
+
+def build_tables(lists, v) -> tuple:
+    """The tables the kernels read, from the exact engine's value lists and a variant's
+    arrays ``v``: every threshold for sets of one and two cards; a grid of thresholds (the
+    qualifier among them, the rest splitting all hands evenly) for sets of three and four;
+    the grid point at or below each threshold; what a win pays by the hand's value."""
+    qualifier = v.qualifier
+    v1, v2, v3, v4 = lists
+    cum1 = np.empty((v1.shape[0], VALUES), dtype=np.int32)
+    cum2 = np.empty((v2.shape[0], VALUES), dtype=np.uint16)
+    _cumulative_rows(v1, cum1)
+    _cumulative_rows(v2, cum2)
+    below = cum1.sum(axis=0, dtype=np.int64)  # 5 x the hands below each threshold
+    quantiles = np.searchsorted(below, np.linspace(0, below[-1], GRID_POINTS - 2)[1:-1])
+    grid = np.unique(np.concatenate([[0, qualifier, VALUES - 1], quantiles])).astype(np.int64)
+    grid3 = np.empty((v3.shape[0], len(grid)), dtype=np.uint16)
+    grid4 = np.empty((v4.shape[0], len(grid)), dtype=np.uint8)
+    _grid_rows(v3, grid, grid3)
+    _grid_rows(v4, grid, grid4)
+    thresholds = np.arange(VALUES)
+    low = np.searchsorted(grid, thresholds, side="right") - 1  # largest grid point <= t
+    high = np.searchsorted(grid, thresholds, side="left")  # smallest grid point >= t
+    q_index = int(np.searchsorted(grid, qualifier))
+    win_of = np.array(
+        [
+            v.ante_pays + v.bet * v.bet_pays[category_jit(min(max(t, 1), VALUES - 2), v.ace_king)]
+            for t in thresholds
+        ]
+    )
+    return cum1, cum2, grid3, grid4, grid, low, high, q_index, win_of
+
+
+@njit(cache=True)
+def _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid):
+    """Fill the situation's arrays: g0[t] = G({}, t); for each unseen card i, the ranks
+    and values its exact G({unseen[i]}) needs, and that G on the grid."""
+    cum1, cum2, grid3, grid4, grid = tables[:5]
+    v3, v4 = lists[2], lists[3]
+    cards = np.empty(6, dtype=np.int64)
+    ordered = np.empty(6, dtype=np.int64)
+    histogram = np.zeros(VALUES, dtype=np.int64)
+    for t in range(VALUES):
+        g0[t] = cum1[upcard, t]
+    for p in range(5):
+        cards[0], cards[1] = upcard, hand[p]
+        sort_into_jit(cards, 2, ordered)
+        row = cum2[set_rank_jit(ordered, 2)]
+        for t in range(VALUES):
+            g0[t] -= row[t]
+        for q in range(p + 1, 5):
+            cards[2] = hand[q]
+            sort_into_jit(cards, 3, ordered)
+            for value in v3[set_rank_jit(ordered, 3)]:
+                histogram[value] += 1
+            for r in range(q + 1, 5):
+                cards[3] = hand[r]
+                sort_into_jit(cards, 4, ordered)
+                for value in v4[set_rank_jit(ordered, 4)]:
+                    histogram[value] -= 1
+                for s in range(r + 1, 5):
+                    histogram[value5_jit(upcard, hand[p], hand[q], hand[r], hand[s])] += 1
+    running = 0
+    for t in range(VALUES):
+        g0[t] += running
+        running += histogram[t]
+    n_grid = grid.shape[0]
+    for i in range(unseen.shape[0]):
+        a = unseen[i]
+        cards[0], cards[1] = upcard, a
+        sort_into_jit(cards, 2, ordered)
+        rank2[i] = set_rank_jit(ordered, 2)
+        for g in range(n_grid):
+            g1grid[i, g] = cum2[rank2[i], grid[g]]
+        k4, k5 = 0, 0
+        for p in range(5):
+            cards[2] = hand[p]
+            sort_into_jit(cards, 3, ordered)
+            ranks3[i, p] = set_rank_jit(ordered, 3)
+            row3 = grid3[ranks3[i, p]]
+            for g in range(n_grid):
+                g1grid[i, g] -= row3[g]
+            for q in range(p + 1, 5):
+                cards[3] = hand[q]
+                sort_into_jit(cards, 4, ordered)
+                ranks4[i, k4] = set_rank_jit(ordered, 4)
+                row4 = grid4[ranks4[i, k4]]
+                for g in range(n_grid):
+                    g1grid[i, g] += row4[g]
+                k4 += 1
+                for r in range(q + 1, 5):
+                    vals5[i, k5] = value5_jit(upcard, a, hand[p], hand[q], hand[r])
+                    for g in range(n_grid):
+                        g1grid[i, g] -= vals5[i, k5] < grid[g]
+                    k5 += 1
+
+
+@njit(cache=True, inline="always")
+def _g1(tables, lists, sit, i, t):
+    """G({unseen[i]}, t), exactly."""
+    cum2 = tables[1]
+    v3, v4 = lists[2], lists[3]
+    _, rank2, ranks3, ranks4, vals5, _ = sit
+    count = np.int64(cum2[rank2[i], t])
+    for k in range(5):
+        count -= count_below_jit(v3[ranks3[i, k]], t)
+    for k in range(10):
+        count += count_below_jit(v4[ranks4[i, k]], t)
+        count -= vals5[i, k] < t
+    return count
+
+
+@njit(cache=True)
+def _g2(lists, hand, upcard, a, b, thresholds, out):
+    """out[k] = G({a, b}, thresholds[k]), exactly."""
+    v3, v4 = lists[2], lists[3]
+    cards = np.empty(5, dtype=np.int64)
+    ordered = np.empty(5, dtype=np.int64)
+    cards[0], cards[1], cards[2] = upcard, a, b
+    sort_into_jit(cards, 3, ordered)
+    row = v3[set_rank_jit(ordered, 3)]
+    for k in range(thresholds.shape[0]):
+        out[k] = count_below_jit(row, thresholds[k])
+    for p in range(5):
+        cards[3] = hand[p]
+        sort_into_jit(cards, 4, ordered)
+        row = v4[set_rank_jit(ordered, 4)]
+        for k in range(thresholds.shape[0]):
+            out[k] -= count_below_jit(row, thresholds[k])
+        for q in range(p + 1, 5):
+            value = value5_jit(upcard, a, b, hand[p], hand[q])
+            for k in range(thresholds.shape[0]):
+                out[k] += value < thresholds[k]
+
+
+@njit(cache=True)
+def _exact_counts(v, tables, lists, sit, hand, upcard, unseen, i, j, value, out):
+    """out = (below the qualifier, below value, below value + 1, total): the dealer's
+    hands avoiding the player's cards and unseen[i] (and unseen[j] when j >= 0)."""
+    g0, g1grid = sit[0], sit[5]
+    q_index = tables[7]
+    thresholds = np.empty(3, dtype=np.int64)
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    for k in range(3):
+        out[k] = g0[thresholds[k]]
+    out[0] -= g1grid[i, q_index]
+    out[1] -= _g1(tables, lists, sit, i, thresholds[1])
+    out[2] -= _g1(tables, lists, sit, i, thresholds[2])
+    if j < 0:
+        out[3] = comb_jit(UNSEEN - 1, 4)
+        return
+    out[0] -= g1grid[j, q_index]
+    out[1] -= _g1(tables, lists, sit, j, thresholds[1])
+    out[2] -= _g1(tables, lists, sit, j, thresholds[2])
+    pair = np.empty(3, dtype=np.int64)
+    _g2(lists, hand, upcard, unseen[i], unseen[j], thresholds, pair)
+    for k in range(3):
+        out[k] += pair[k]
+    out[3] = comb_jit(UNSEEN - 2, 4)
+
+
+@njit(cache=True)
+def comb_jit(n, k):
+    """C(n, k) for small k."""
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@njit(cache=True)
+def _multiple(v, value):
+    return v.bet_pays[category_jit(value, v.ace_king)]
+
+
+@njit(cache=True, inline="always")
+def _bound(coefficient, low, high):
+    return coefficient * (high if coefficient > 0 else low)
+
+
+@njit(cache=True, inline="always")
+def _q_bounds(tables, sit, i, j, extra, total):
+    """Bounds of the dealer's hands below the qualifier, avoiding unseen[i] (and
+    unseen[j] when j >= 0): exact but for the pair term, between 0 and ``extra``."""
+    g0, g1grid, q_index = sit[0], sit[5], tables[7]
+    count = g0[tables[4][q_index]] - g1grid[i, q_index] - (g1grid[j, q_index] if j >= 0 else 0)
+    return max(count, 0), min(count + extra, total)
+
+
+@njit(cache=True, inline="always")
+def _ev_bound(v, tables, g0, row_i, row_j, value, q_low, q_high, total, extra, forced):
+    """A proven upper bound of the EV after a draw to a hand of ``value``: fold or bet (bet
+    if forced). ``row_i``, ``row_j``: G of the drawn cards on the grid (zeros for none)."""
+    low_of, win_of = tables[5], tables[8]
+    lose = 1.0 + v.bet
+    if value >= v.qualifier:
+        at, above = low_of[value], low_of[value + 1]
+        below_value = g0[value] - row_i[at] - row_j[at] + extra
+        below_next = g0[value + 1] - row_i[above] - row_j[above] + extra
+        win = win_of[value]
+        net = _bound(v.ante_pays_no_qualify - win, q_low, q_high)
+        net += win * min(below_value, total) + lose * (min(below_next, total) - total)
+    else:
+        net = _bound(v.ante_pays_no_qualify + lose, q_low, q_high) - lose * total
+    ev = net / total
+    return ev if forced else max(-1.0, ev)
+
+
+@njit(cache=True)
+def _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, i, j, value, forced, counts):
+    """The exact EV after a draw of unseen[i] (and unseen[j]) to a hand of ``value``:
+    fold or bet (bet if forced); ``counts`` gets the dealer's counts."""
+    _exact_counts(v, tables, lists, sit, hand, upcard, unseen, i, j, value, counts)
+    ev = ev_from_counts_jit(
+        v, value, _multiple(v, value), counts[0], counts[1], counts[2], counts[3]
+    )[0]
+    return ev if forced else max(-1.0, ev)
+
+
+@njit(cache=True)
+def _thrown(keep):
+    """The positions a keep mask of five cards throws, and how many."""
+    thrown = np.empty(5, dtype=np.int64)
+    k = 0
+    for p in range(5):
+        if not (keep >> p) & 1:
+            thrown[k] = p
+            k += 1
+    return thrown, k
+
+
+@njit(cache=True)
+def _add_cells(v, cells, decision, value, counts, weight, folded):
+    """Add a final hand's dealer counts, times ``weight``, to the count table."""
+    category = category_jit(value, v.ace_king)
+    base = (decision * OUTCOMES) * CATEGORIES + category
+    if folded:
+        cells[base + OUTCOME_FOLD * CATEGORIES] += weight * counts[3]
+        return
+    no_qualify = counts[0]
+    win = counts[1] - counts[0] if value >= v.qualifier else 0
+    push = counts[2] - counts[1] if value >= v.qualifier else 0
+    cells[base + OUTCOME_NO_QUALIFY * CATEGORIES] += weight * no_qualify
+    cells[base + OUTCOME_WIN * CATEGORIES] += weight * win
+    cells[base + OUTCOME_PUSH * CATEGORIES] += weight * push
+    cells[base + OUTCOME_LOSS * CATEGORIES] += weight * (counts[3] - no_qualify - win - push)
+
+
+@njit(cache=True)
+def _exchange_exact(v, tables, lists, sit, hand, upcard, unseen, keep, fee, forced, cells, w):
+    """Exact EV of an exchange (fee included); with ``w`` > 0 its counts times ``w`` go
+    to ``cells``."""
+    thrown, k = _thrown(keep)
+    final = hand.copy()
+    counts = np.empty(4, dtype=np.int64)
+    m = unseen.shape[0]
+    total, draws = 0.0, 0
+    decision = DECISION_BUY + k
+    for i in range(m):
+        final[thrown[0]] = unseen[i]
+        for j in range(i + 1, m) if k == 2 else range(-1, 0):
+            if k == 2:
+                final[thrown[1]] = unseen[j]
+            value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+            ev = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, i, j, value, True, counts)
+            if forced or ev > -1.0:
+                total += ev
+                if w:
+                    _add_cells(v, cells, decision, value, counts, w, False)
+            else:
+                total -= 1.0
+                if w:
+                    _add_cells(v, cells, decision, value, counts, w, True)
+            draws += 1
+    return total / draws - fee
+
+
+@njit(cache=True)
+def _exchange_bounds(v, tables, sit, hand, unseen, options, fees, forced, out):
+    """out[o] = an upper bound of the EV of each one- or two-card exchange option."""
+    m = unseen.shape[0]
+    g0, g1grid = sit[0], sit[5]
+    none = np.zeros(g1grid.shape[1], dtype=np.int64)
+    final = hand.copy()
+    single, double = comb_jit(UNSEEN - 1, 4), comb_jit(UNSEEN - 2, 4)
+    for o in range(options.shape[0]):
+        if options[o, 0] != EXCHANGE:
+            continue
+        thrown, k = _thrown(options[o, 1])
+        final[:] = hand
+        total = 0.0
+        for i in range(m):
+            final[thrown[0]] = unseen[i]
+            if k == 1:
+                q_low, q_high = _q_bounds(tables, sit, i, -1, 0, single)
+                value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+                total += _ev_bound(
+                    v, tables, g0, g1grid[i], none, value, q_low, q_high, single, 0, forced[k]
+                )
+                continue
+            for j in range(i + 1, m):
+                final[thrown[1]] = unseen[j]
+                q_low, q_high = _q_bounds(tables, sit, i, j, PAIRS_IN, double)
+                value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+                total += _ev_bound(
+                    v,
+                    tables,
+                    g0,
+                    g1grid[i],
+                    g1grid[j],
+                    value,
+                    q_low,
+                    q_high,
+                    double,
+                    PAIRS_IN,
+                    forced[k],
+                )
+        draws = m * (m - 1) // 2 if k == 2 else m
+        out[o] = total / draws - fees[k]
+
+
+@njit(cache=True)
+def _six(hand, card, out):
+    out[:5] = hand
+    out[5] = card
+
+
+@njit(cache=True)
+def _value6(c):
+    return value6_jit(c[0], c[1], c[2], c[3], c[4], c[5])
+
+
+@njit(cache=True)
+def _replace_bounds(v, tables, sit, hand, unseen, out):
+    """out[s, position] = an upper bound of the EV (fee aside) of replacing the card at
+    ``position`` of the hand with unseen[s] bought (fold or bet after)."""
+    m = unseen.shape[0]
+    g0, g1grid = sit[0], sit[5]
+    total = comb_jit(UNSEEN - 2, 4)
+    out[:] = 0.0
+    first = np.empty(6, dtype=np.int64)
+    second = np.empty(6, dtype=np.int64)
+    for i in range(m):
+        for j in range(i + 1, m):
+            _six(hand, unseen[i], first)  # bought unseen[i], then drew unseen[j]
+            _six(hand, unseen[j], second)  # and the other way round
+            q_low, q_high = _q_bounds(tables, sit, i, j, PAIRS_IN, total)
+            for position in range(6):
+                first[position], second[position] = unseen[j], unseen[i]
+                for hand_of, six in ((i, first), (j, second)):
+                    out[hand_of, position] += _ev_bound(
+                        v,
+                        tables,
+                        g0,
+                        g1grid[i],
+                        g1grid[j],
+                        _value6(six),
+                        q_low,
+                        q_high,
+                        total,
+                        PAIRS_IN,
+                        False,
+                    )
+                first[position] = unseen[i] if position == 5 else hand[position]
+                second[position] = unseen[j] if position == 5 else hand[position]
+    out /= m - 1
+
+
+@njit(cache=True)
+def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cells, w):
+    """Exact EV (fee aside) of replacing the card at ``position`` after buying unseen[s];
+    with ``w`` > 0 its counts times ``w`` go to ``cells``."""
+    m = unseen.shape[0]
+    six = np.empty(6, dtype=np.int64)
+    _six(hand, unseen[s], six)
+    counts = np.empty(4, dtype=np.int64)
+    total = 0.0
+    for r in range(m):
+        if r == s:
+            continue
+        six[position] = unseen[r]
+        value = _value6(six)
+        ev = _drawn_ev(
+            v,
+            tables,
+            lists,
+            sit,
+            hand,
+            upcard,
+            unseen,
+            min(s, r),
+            max(s, r),
+            value,
+            False,
+            counts,
+        )
+        total += ev
+        if w:
+            _add_cells(v, cells, DECISION_REPLACE, value, counts, w, ev == -1.0)
+    return total / (m - 1)
+
+
+@njit(cache=True)
+def _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds):
+    """A proven upper bound of the EV of buying a sixth card (fee included)."""
+    m = unseen.shape[0]
+    g0, g1grid = sit[0], sit[5]
+    none = np.zeros(g1grid.shape[1], dtype=np.int64)
+    single = comb_jit(UNSEEN - 1, 4)
+    six = np.empty(6, dtype=np.int64)
+    total = 0.0
+    for s in range(m):
+        _six(hand, unseen[s], six)
+        q_low, q_high = _q_bounds(tables, sit, s, -1, 0, single)
+        best = _ev_bound(
+            v, tables, g0, g1grid[s], none, _value6(six), q_low, q_high, single, 0, False
+        )
+        if not np.isnan(fees[6]):
+            best = max(best, replace_bounds[s].max() - fees[6])
+        total += best
+    return total / m - fees[0]
+
+
+@njit(cache=True)
+def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, cells, w):
+    """Exact EV of buying a sixth card (fee included): then fold, bet or replace a card,
+    whichever is worth most (replacements counted exactly where their bound reaches the
+    best so far, or everywhere without ``prune``). With ``w`` > 0 the counts of the
+    choices times ``w`` go to ``cells`` (a bought card that is bet on or folded weighs
+    ``m - 5`` times a replacement's, so the two add up over the same dealer units)."""
+    m = unseen.shape[0]
+    six = np.empty(6, dtype=np.int64)
+    counts = np.empty(4, dtype=np.int64)
+    replace_fee = fees[6]
+    total = 0.0
+    for s in range(m):
+        _six(hand, unseen[s], six)
+        value = _value6(six)
+        best = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, s, -1, value, False, counts)
+        choice = -1
+        if not np.isnan(replace_fee):
+            order = np.argsort(-bounds[s])
+            for position in order:
+                if prune and bounds[s, position] - replace_fee < best - 1e-9:
+                    break
+                ev = (
+                    _replace_exact(
+                        v, tables, lists, sit, hand, upcard, unseen, s, position, cells, 0
+                    )
+                    - replace_fee
+                )
+                if ev > best or (ev == best and choice >= 0 and position < choice):
+                    best, choice = ev, position
+        total += best
+        if w:
+            if choice < 0:
+                scale = w * (m - 5) if not np.isnan(replace_fee) else w
+                _add_cells(v, cells, DECISION_BUY, value, counts, scale, best == -1.0)
+            else:
+                _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, choice, cells, w)
+    return total / m - fees[0]
+
+
+@njit(cache=True)
+def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, evs, work):
+    """The EV of every first option of a situation (``evs``; NaN where an option's proven
+    bound falls below the best: it cannot be the best) and the index of the best, the
+    first of the highest. ``hand``: five increasing cards; ``work``: ``situation_work``."""
+    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, bounds, replace_bounds, dummy = work
+    replace_bounds[:] = np.inf
+    seen = np.int64(1) << upcard
+    for card in hand:
+        seen |= np.int64(1) << card
+    n = 0
+    for card in range(52):
+        if not (seen >> card) & 1:
+            unseen[n] = card
+            n += 1
+    _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
+    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid)
+    evs[:] = np.nan
+    bounds[:] = np.inf
+    best = -np.inf
+    if prune:
+        _exchange_bounds(v, tables, sit, hand, unseen, options, fees, forced, bounds)
+    for o in range(options.shape[0]):
+        kind = options[o, 0]
+        if kind == FOLD:
+            evs[o] = -1.0
+        elif kind == PLAY:
+            value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+            thresholds = np.empty(3, dtype=np.int64)
+            thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+            evs[o] = ev_from_counts_jit(
+                v,
+                value,
+                _multiple(v, value),
+                g0[thresholds[0]],
+                g0[thresholds[1]],
+                g0[thresholds[2]],
+                comb_jit(UNSEEN, 4),
+            )[0]
+        elif kind == BUY:
+            if prune and not np.isnan(fees[6]):
+                _replace_bounds(v, tables, sit, hand, unseen, replace_bounds)
+                bounds[o] = _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds)
+            if bounds[o] >= best - 1e-9:
+                evs[o] = _buy_ev(
+                    v,
+                    tables,
+                    lists,
+                    sit,
+                    hand,
+                    upcard,
+                    unseen,
+                    fees,
+                    replace_bounds,
+                    prune,
+                    dummy,
+                    0,
+                )
+        if not np.isnan(evs[o]):
+            best = max(best, evs[o])
+    order = np.argsort(-bounds)
+    for o in order:
+        if options[o, 0] != EXCHANGE or bounds[o] < best - 1e-9:
+            continue
+        thrown_count = _thrown(options[o, 1])[1]
+        evs[o] = _exchange_exact(
+            v,
+            tables,
+            lists,
+            sit,
+            hand,
+            upcard,
+            unseen,
+            options[o, 1],
+            fees[thrown_count],
+            forced[thrown_count],
+            dummy,
+            0,
+        )
+        best = max(best, evs[o])
+    choice = 0
+    for o in range(options.shape[0]):
+        if evs[o] == best:
+            choice = o
+            break
+    return choice
+
+
+def situation_work(n_options: int, n_grid: int) -> tuple:
+    """Scratch arrays of ``situation_jit``."""
+    return _work(n_options, n_grid)
+
+
+@njit(cache=True)
+def _work(n_options, n_grid):
+    return (
+        np.empty(UNSEEN, dtype=np.int64),
+        np.empty(VALUES, dtype=np.int64),
+        np.empty(UNSEEN, dtype=np.int64),
+        np.empty((UNSEEN, 5), dtype=np.int64),
+        np.empty((UNSEEN, 10), dtype=np.int64),
+        np.empty((UNSEEN, 10), dtype=np.int64),
+        np.empty((UNSEEN, n_grid), dtype=np.int64),
+        np.empty(n_options),
+        np.empty((UNSEEN, 6)),
+        np.zeros(CELLS, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def chosen_cells_jit(
+    v, tables, lists, hand, upcard, options, fees, forced, choice, work, factors, cells
+):
+    """Add the counts of option ``choice`` of the situation ``situation_jit`` last filled
+    ``work`` for, each kind times its factor (``factors``: fold and play, exchange of
+    1..5 cards, buy), to ``cells``."""
+    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, _, replace_bounds, _ = work
+    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid)
+    kind, keep = options[choice, 0], options[choice, 1]
+    value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+    counts = np.empty(4, dtype=np.int64)
+    counts[0], counts[1], counts[2] = g0[v.qualifier], g0[value], g0[value + 1]
+    counts[3] = comb_jit(UNSEEN, 4)
+    if kind == FOLD:
+        _add_cells(v, cells, DECISION_FOLD, value, counts, factors[0], True)
+    elif kind == PLAY:
+        _add_cells(v, cells, DECISION_PLAY, value, counts, factors[0], False)
+    elif kind == EXCHANGE:
+        k = _thrown(keep)[1]
+        _exchange_exact(
+            v,
+            tables,
+            lists,
+            sit,
+            hand,
+            upcard,
+            unseen,
+            keep,
+            fees[k],
+            forced[k],
+            cells,
+            factors[k],
+        )
+    else:
+        _buy_ev(
+            v,
+            tables,
+            lists,
+            sit,
+            hand,
+            upcard,
+            unseen,
+            fees,
+            replace_bounds,
+            True,
+            cells,
+            factors[6],
+        )
+
+
+@njit(cache=True, parallel=True)
+def game_rows_jit(v, tables, lists, reps, options, fees, forced, factors, choices, evs, cells):
+    """Every situation of the hand classes ``reps`` (one row each): the best first option
+    by upcard (``choices``, 255 where the upcard is in the hand), its EV, and the counts
+    of the best options (``cells``, one row per class)."""
+    n_grid = tables[4].shape[0]
+    for row in prange(reps.shape[0]):
+        hand = reps[row]
+        work = _work(options.shape[0], n_grid)
+        option_evs = np.empty(options.shape[0])
+        for upcard in range(52):
+            if (
+                upcard == hand[0]
+                or upcard == hand[1]
+                or upcard == hand[2]
+                or upcard == hand[3]
+                or upcard == hand[4]
+            ):
+                choices[row, upcard] = 255
+                evs[row, upcard] = np.nan
+                continue
+            choice = situation_jit(
+                v, tables, lists, hand, upcard, options, fees, forced, True, option_evs, work
+            )
+            choices[row, upcard] = choice
+            evs[row, upcard] = option_evs[choice]
+            chosen_cells_jit(
+                v,
+                tables,
+                lists,
+                hand,
+                upcard,
+                options,
+                fees,
+                forced,
+                choice,
+                work,
+                factors,
+                cells[row],
+            )
+
+
+@njit(cache=True, parallel=True)
+def best_options_jit(v, tables, lists, hands, upcards, options, fees, forced, out, evs):
+    """For each situation (five increasing cards, upcard), the index of its best option
+    (``out``) and its EV (``evs``); situations shared out among threads, each computed
+    on one."""
+    n_grid = tables[4].shape[0]
+    for s in prange(hands.shape[0]):
+        work = _work(options.shape[0], n_grid)
+        option_evs = np.empty(options.shape[0])
+        out[s] = situation_jit(
+            v,
+            tables,
+            lists,
+            hands[s],
+            upcards[s],
+            options,
+            fees,
+            forced,
+            True,
+            option_evs,
+            work,
+        )
+        evs[s] = option_evs[out[s]]

@@ -1,0 +1,316 @@
+"""The whole game under optimal play with draws, exactly.
+
+Every situation (a class of five-card hands under relabelling of suits, and
+an upcard) has its first options weighed exactly by ``_situation`` and the
+best taken; every later choice (fold or bet after a draw, fold, bet or
+replace after a buy) is exact too, with every card the player has seen dead.
+The counts of the best options add up, in integers, to the return table.
+
+The classes are worked through in ranges; each finished range is written to
+a checkpoint folder at once, so an interrupted run resumes where it stopped.
+The finished table of best first options (one byte per situation) is what
+the simulator's ``optimal`` reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import _situation as kernels
+from ._exact import canonical_hands_jit
+from ._io import write_npz
+from ._tables import cache_dir
+from .categories import Category
+from .exact import NO_DRAWS, ExactResult, _lists, first_options
+
+__all__ = [
+    "default_exact_strategy",
+    "exact_optimal_game",
+    "optimal_table",
+    "save_table",
+    "supports_exact_draws",
+]
+
+RANGE_CLASSES = 1024
+TABLE_VERSION = 1
+NOT_DEALT = 255  # the choice where the upcard is one of the hand's cards
+DECISION_LABELS = [
+    "fold",
+    "play",
+    "buy, then play or fold",
+    "exchange 1",
+    "exchange 2",
+    "exchange 3",
+    "exchange 4",
+    "exchange 5",
+    "buy, then replace",
+]
+OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
+_SOURCES = ("_situation.py", "_exact.py", "_evaluator.py", "_tables.py", "_settlement.py")
+
+
+def supports_exact_draws(variant) -> bool:
+    """Whether the whole game under optimal play can be enumerated here: draws of at
+    most two cards, and the BET paid by the final hand's category."""
+    return (
+        variant.has_draws
+        and max(variant.exchange_fees, default=0) <= 2
+        and not variant.second_combination
+    )
+
+
+def default_exact_strategy(variant) -> str:
+    """What ``studsim exact`` weighs by default: optimal play, with draws where they can
+    be enumerated, else the best play without draws."""
+    if variant.has_draws and not supports_exact_draws(variant):
+        return NO_DRAWS
+    return "optimal"
+
+
+def code_hash() -> str:
+    """A hash of the kernels' source: checkpoints of other code are not mixed in."""
+    digest = hashlib.sha256()
+    folder = resources.files("simulate")
+    for name in _SOURCES:
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+_TABLES = {}
+
+
+def situation_tables(lists, v) -> tuple:
+    """The situation kernels' tables for a variant's arrays, built once per process per
+    qualifier and pay table."""
+    key = (v.qualifier, v.ante_pays, v.bet, v.ace_king, v.bet_pays.tobytes())
+    if key not in _TABLES:
+        _TABLES[key] = kernels.build_tables(lists, v)
+    return _TABLES[key]
+
+
+class _Inputs:
+    """What the kernels read for one variant."""
+
+    def __init__(self, variant):
+        self.v = variant.arrays()
+        self.lists = _lists()
+        self.tables = situation_tables(self.lists, self.v)
+        self.options = first_options(variant)[0]
+        self.fees, self.forced = variant.draw_arrays()
+        self.factors, self.unit = unit_factors(variant)
+
+
+def unit_factors(variant) -> tuple[np.ndarray, int]:
+    """(factor of each kind of first option, the units of one situation): an option's
+    dealer counts times its factor are in units of which a situation holds ``unit``.
+    Factors by kind: fold or play, exchange of 1..5 cards, buy."""
+    m = kernels.UNSEEN
+    deals = {0: math.comb(m, 4)}
+    for k in variant.exchange_fees:
+        deals[k] = math.comb(m, k) * math.comb(m - k, 4)
+    if variant.buy_fee is not None:
+        replace = variant.replace_fee is not None
+        deals[6] = m * ((m - 1) * math.comb(m - 2, 4) if replace else math.comb(m - 1, 4))
+    unit = math.lcm(*deals.values())
+    factors = np.zeros(7, dtype=np.int64)
+    for kind, total in deals.items():
+        factors[kind] = unit // total
+    return factors, unit
+
+
+def _range_path(folder: Path, start: int) -> Path:
+    return folder / f"range-{start:06d}.npz"
+
+
+def _range_key(variant) -> str:
+    return f"{variant.rules_hash[:16]}-{code_hash()}"
+
+
+def _load_range(path: Path, key: str):
+    try:
+        with np.load(path) as saved:
+            if str(saved["key"]) == key:
+                return saved["choices"], saved["cells"], saved["ev"]
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+def exact_optimal_game(
+    variant,
+    checkpoints: Path,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    classes: int | None = None,
+) -> tuple[ExactResult, np.ndarray]:
+    """Weigh every deal under optimal play with draws: (the result, the best first
+    option of every situation by class and upcard). Finished ranges of classes are kept
+    in ``checkpoints`` and reused (a run resumes where one stopped); ``progress`` is
+    called with the classes done and their number. ``classes``: weigh only the deals
+    of the first classes (a partial analysis, for checks)."""
+    if not supports_exact_draws(variant):
+        raise ValueError(
+            f"{variant.name}: optimal play is enumerated for draws of at most two cards, "
+            "paid by the final hand's category"
+        )
+    start_time = time.perf_counter()
+    reps, weights = canonical_hands_jit()
+    reps, weights = reps[:classes], weights[:classes]
+    inputs = _Inputs(variant)
+    key = _range_key(variant)
+    choices = np.empty((len(reps), 52), dtype=np.uint8)
+    totals = np.zeros(kernels.CELLS, dtype=np.int64)
+    ev_total = 0.0
+    for start in range(0, len(reps), RANGE_CLASSES):
+        stop = min(start + RANGE_CLASSES, len(reps))
+        path = _range_path(checkpoints, start)
+        done = _load_range(path, key)
+        if done is None:
+            done = _compute_range(inputs, reps[start:stop], weights[start:stop])
+            write_npz(path, key=np.array(key), choices=done[0], cells=done[1], ev=done[2])
+        choices[start:stop], cells, ev = done
+        totals += cells
+        ev_total += float(ev)
+        if progress:
+            progress(stop, len(reps))
+    situations = int(weights.sum()) * 47
+    result = _result(variant, totals, situations, inputs.unit, time.perf_counter() - start_time)
+    mean_ev = ev_total / situations
+    if abs(mean_ev - (result.summary["rtp"] - 1)) > 1e-9:  # two paths to the same figure
+        raise AssertionError(f"situation EVs average {mean_ev}, the counts give another RTP")
+    return result, choices
+
+
+def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):
+    choices = np.empty((len(reps), 52), dtype=np.uint8)
+    evs = np.empty((len(reps), 52))
+    cells = np.zeros((len(reps), kernels.CELLS), dtype=np.int64)
+    kernels.game_rows_jit(
+        inputs.v,
+        inputs.tables,
+        inputs.lists,
+        reps,
+        inputs.options,
+        inputs.fees,
+        inputs.forced,
+        inputs.factors,
+        choices,
+        evs,
+        cells,
+    )
+    evs = np.where(choices == NOT_DEALT, 0.0, evs)
+    return choices, (cells * weights[:, None]).sum(axis=0), evs.sum(axis=1) @ weights
+
+
+def _cell_nets(variant) -> np.ndarray:
+    """Net, in antes, and amount wagered of each cell (decision x outcome x category)."""
+    fees = {0: 0.0, 1: 0.0, 2: variant.buy_fee or 0.0, 8: (variant.buy_fee or 0.0)}
+    fees[8] += variant.replace_fee or 0.0
+    for k, fee in variant.exchange_fees.items():
+        fees[2 + k] = fee
+    nets = np.zeros((kernels.DECISIONS, kernels.OUTCOMES, kernels.CATEGORIES))
+    wagers = np.zeros_like(nets)
+    for decision, fee in fees.items():
+        for category in range(kernels.CATEGORIES):
+            win = variant.ante_pays + variant.bet * variant.bet_pays.get(Category(category), 0)
+            outcome_nets = [-1.0, variant.ante_pays_no_qualify, win, 0.0, -1.0 - variant.bet]
+            for outcome, net in enumerate(outcome_nets):
+                nets[decision, outcome, category] = net - fee
+                wagers[decision, outcome, category] = 1.0 + fee + variant.bet * (outcome > 0)
+    return nets.ravel(), wagers.ravel()
+
+
+def _result(variant, totals: np.ndarray, situations: int, unit: int, seconds: float):
+    nets, wagers = _cell_nets(variant)
+    denominator = situations * unit
+    assert int(totals.sum()) == denominator
+    counts = [int(c) for c in totals]
+    net = sum((Fraction(n) * c for n, c in zip(nets, counts, strict=True)), Fraction(0))
+    net2 = sum((Fraction(n) ** 2 * c for n, c in zip(nets, counts, strict=True)), Fraction(0))
+    wagered = sum((Fraction(w) * c for w, c in zip(wagers, counts, strict=True)), Fraction(0))
+    mean = net / denominator
+    average_bet = wagered / denominator
+    variance = net2 / denominator - mean**2
+    shape = (kernels.DECISIONS, kernels.OUTCOMES, kernels.CATEGORIES)
+    by_decision = totals.reshape(shape).sum(axis=(1, 2))
+    folded = totals.reshape(shape)[:, 0, :].sum()
+    hits = sum(c for n, c in zip(nets, counts, strict=True) if n > 0)
+    summary = {
+        "deals": denominator,
+        "rtp": float(1 + mean),
+        "house_edge": float(-mean),
+        "house_edge_fraction": f"{(-mean).numerator}/{(-mean).denominator}",
+        "element_of_risk": float(-mean / average_bet),
+        "average_total_bet": float(average_bet),
+        "standard_deviation": math.sqrt(float(variance)),
+        "play_probability": 1 - int(folded) / denominator,
+        "hit_frequency": hits / denominator,
+        "first_decisions": {
+            label: int(count) / denominator
+            for label, count in zip(DECISION_LABELS, by_decision, strict=True)
+            if count
+        },
+        "weight_of_a_situation": unit,
+    }
+    rows = []
+    for index, count in enumerate(counts):
+        if not count:
+            continue
+        decision, rest = divmod(index, kernels.OUTCOMES * kernels.CATEGORIES)
+        outcome, category = divmod(rest, kernels.CATEGORIES)
+        rows.append(
+            {
+                "decision": DECISION_LABELS[decision],
+                "outcome": OUTCOME_LABELS[outcome],
+                "category": Category(category).label,
+                "combinations": count,
+                "probability": count / denominator,
+                "net": float(nets[index]),
+                "contribution": count * float(nets[index]) / denominator,
+            }
+        )
+    method = (
+        "every deal enumerated with every draw: player hands by suit-symmetry class; for "
+        "each class and upcard every first option weighed exactly (fold, play, every "
+        "exchange, a bought card and every replacement), the dealer's hands counted by "
+        "inclusion-exclusion over the player's cards and draws; the best option taken, "
+        "later choices exact; the dealer's game never bought. Combinations are counted in "
+        f"units of 1/{unit} of a deal of five cards and an upcard"
+    )
+    return ExactResult(variant, "optimal", pd.DataFrame(rows), summary, None, seconds, method)
+
+
+def table_name(variant) -> str:
+    """File name of a variant's table of best first options."""
+    return f"{variant.name}-optimal-v{TABLE_VERSION}-{variant.rules_hash[:16]}.npz"
+
+
+def save_table(variant, choices: np.ndarray, path: Path | None = None) -> Path:
+    """Keep the table of best first options in the cache (and at ``path``)."""
+    for target in (cache_dir() / table_name(variant), path):
+        if target is not None:
+            write_npz(target, choices=choices)
+    return cache_dir() / table_name(variant)
+
+
+def optimal_table(variant) -> np.ndarray | None:
+    """The best first option of every situation (class x upcard; ``NOT_DEALT`` where the
+    upcard is in the hand): shipped with the package, or computed by ``studsim exact``
+    into the cache; None where neither has it."""
+    shipped = resources.files("simulate") / "tables" / table_name(variant)
+    for path in (shipped, cache_dir() / table_name(variant)):
+        try:
+            with resources.as_file(path) as real, np.load(real) as saved:
+                return saved["choices"]
+        except (OSError, ValueError, KeyError):
+            continue
+    return None

@@ -1,0 +1,196 @@
+"""Optimal play with draws, exactly: each situation's options against ``advise`` and
+brute force, the pruned choice against every option counted, and the whole-game
+counts, checkpoints and table."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simulate import _situation as kernels
+from simulate import optimal_game
+from simulate.cards import format_card, format_cards
+from simulate.exact import _lists, advise, first_options
+from simulate.optimal_game import (
+    _compute_range,
+    _Inputs,
+    exact_optimal_game,
+    situation_tables,
+    supports_exact_draws,
+    unit_factors,
+)
+from simulate.variant import load_variant
+
+from .test_exact import brute_force_play_ev
+
+DRAW_VARIANTS = ["oasis", "six-card"]
+
+
+def situations(n, seed):
+    """n random situations: (five increasing cards, upcard)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        cards = rng.choice(52, 6, replace=False).astype(np.int64)
+        yield np.sort(cards[:5]), int(cards[5])
+
+
+class Situation:
+    """One variant's kernel inputs, and a situation's option EVs by the kernel."""
+
+    def __init__(self, name):
+        self.variant = load_variant(name)
+        self.v, self.lists = self.variant.arrays(), _lists()
+        self.tables = situation_tables(self.lists, self.v)
+        self.options, self.labels = first_options(self.variant)
+        self.fees, self.forced = self.variant.draw_arrays()
+        self.work = kernels.situation_work(len(self.options), len(self.tables[4]))
+
+    def evs(self, hand, upcard, prune):
+        evs = np.empty(len(self.options))
+        choice = kernels.situation_jit(
+            self.v, self.tables, self.lists, hand, upcard, self.options, self.fees,
+            self.forced, prune, evs, self.work,
+        )  # fmt: skip
+        return choice, evs
+
+
+@pytest.fixture(scope="module", params=DRAW_VARIANTS)
+def situation(request):
+    return Situation(request.param)
+
+
+def test_every_option_equals_advise_and_pruning_keeps_the_choice(situation):
+    """On 150 random situations every option's EV equals advise's to 1e-9; pruned, the
+    options still counted keep their EVs, the others' bounds fall below the best, and
+    the choice is the first of the highest EV."""
+    pruned_options = 0
+    for hand, upcard in situations(150, seed=21):
+        choice, evs = situation.evs(hand, upcard, prune=False)
+        frame = advise(situation.variant, format_cards(hand), format_card(upcard))
+        assert np.abs(evs - frame["ev"].to_numpy()).max() < 1e-9
+        assert choice == int(np.flatnonzero(evs == evs.max())[0])
+        pruned_choice, pruned = situation.evs(hand, upcard, prune=True)
+        assert pruned_choice == choice
+        counted = ~np.isnan(pruned)
+        assert np.array_equal(pruned[counted], evs[counted])
+        assert (evs[~counted] < evs.max()).all()
+        pruned_options += (~counted).sum()
+    assert pruned_options > 0
+
+
+def test_an_exchange_against_brute_force():
+    """Throwing one card: every replacement, every dealer hand evaluated."""
+    oasis = Situation("oasis")
+    for hand, upcard in situations(2, seed=5):
+        _, evs = oasis.evs(hand, upcard, prune=False)
+        unseen = [c for c in range(52) if c != upcard and c not in hand.tolist()]
+        for position in (0, 4):
+            kept = [c for i, c in enumerate(hand.tolist()) if i != position]
+            expected = np.mean(
+                [
+                    max(-1.0, brute_force_play_ev(oasis.variant, [*kept, new], upcard,
+                                                  [*hand.tolist(), new]))
+                    for new in unseen
+                ]
+            ) - oasis.variant.exchange_fees[1]  # fmt: skip
+            keep = 31 & ~(1 << position)
+            index = next(i for i, (kind, mask) in enumerate(oasis.options) if mask == keep)
+            assert evs[index] == pytest.approx(expected, abs=1e-12)
+
+
+def test_supported_variants():
+    supported = {
+        name
+        for name in ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
+        if supports_exact_draws(load_variant(name))
+    }
+    assert supported == {"oasis", "six-card"}
+
+
+def test_units_of_a_situation_are_whole_for_every_option():
+    for name in DRAW_VARIANTS:
+        factors, unit = unit_factors(load_variant(name))
+        assert unit == 281_004_570  # C(46, 4) x 1722
+        assert factors[0] * math.comb(46, 4) == unit
+
+
+@pytest.fixture(scope="module")
+def slice_of_oasis(tmp_path_factory):
+    """The first 40 classes of Oasis weighed, in ranges of 16 classes."""
+    folder = tmp_path_factory.mktemp("ranges")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(optimal_game, "RANGE_CLASSES", 16)
+        result, choices = exact_optimal_game(load_variant("oasis"), folder, classes=40)
+    return folder, result, choices
+
+
+def test_the_counts_weigh_every_deal_and_agree_with_the_situation_evs(slice_of_oasis):
+    _, result, choices = slice_of_oasis
+    reps, weights = kernels_classes(40)
+    unit = unit_factors(load_variant("oasis"))[1]
+    assert result.table["combinations"].sum() == int(weights.sum()) * 47 * unit
+    assert result.summary["deals"] == int(weights.sum()) * 47 * unit
+    assert ((choices == optimal_game.NOT_DEALT).sum(axis=1) == 5).all()
+    # the EVs of the chosen options, averaged over the deals, give the same RTP (checked
+    # inside the analysis as well); and the chosen options are advise's best
+    oasis = Situation("oasis")
+    rng = np.random.default_rng(2)
+    for row in rng.choice(40, 4, replace=False):
+        upcard = int(rng.choice([c for c in range(52) if c not in reps[row].tolist()]))
+        _, evs = oasis.evs(reps[row], upcard, prune=False)
+        assert choices[row, upcard] == int(np.argmax(evs))
+
+
+def kernels_classes(n):
+    from simulate._exact import canonical_hands_jit
+
+    reps, weights = canonical_hands_jit()
+    return reps[:n], weights[:n]
+
+
+def test_an_interrupted_analysis_resumes_to_the_same_figures(slice_of_oasis, tmp_path):
+    _, whole, whole_choices = slice_of_oasis
+    calls = []
+
+    def interrupt(done, total):
+        calls.append(done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(optimal_game, "RANGE_CLASSES", 16)
+        with pytest.raises(KeyboardInterrupt):
+            exact_optimal_game(load_variant("oasis"), tmp_path, progress=interrupt, classes=40)
+        assert len(list(tmp_path.glob("range-*.npz"))) == 2
+        computed = []
+        patch.setattr(
+            optimal_game,
+            "_compute_range",
+            lambda *args: computed.append(1) or _compute_range(*args),
+        )
+        result, choices = exact_optimal_game(load_variant("oasis"), tmp_path, classes=40)
+    assert len(computed) == 1  # only the range that had not finished
+    assert result.summary == whole.summary
+    assert np.array_equal(choices, whole_choices)
+
+
+def test_same_choices_and_counts_whatever_the_threads():
+    import numba
+
+    inputs = _Inputs(load_variant("six-card"))
+    reps, weights = kernels_classes(3000)
+    rows = slice(2990, 3000)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = _compute_range(inputs, reps[rows], weights[rows])
+        numba.set_num_threads(2)
+        two = _compute_range(inputs, reps[rows], weights[rows])
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+
+
+def test_other_variants_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="at most two cards"):
+        exact_optimal_game(load_variant("russian"), tmp_path)
