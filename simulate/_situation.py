@@ -162,35 +162,48 @@ def _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5
 @njit(cache=True, inline="always")
 def _g1(tables, lists, sit, i, t):
     """G({unseen[i]}, t), exactly."""
-    cum2 = tables[1]
+    cum2, grid3, grid4, low, high = tables[1], tables[2], tables[3], tables[5][t], tables[6][t]
     v3, v4 = lists[2], lists[3]
     _, rank2, ranks3, ranks4, vals5, _ = sit
     count = np.int64(cum2[rank2[i], t])
     for k in range(5):
-        count -= count_below_jit(v3[ranks3[i, k]], t)
+        row = ranks3[i, k]
+        count -= _below(v3[row], grid3[row], t, low, high)
     for k in range(10):
-        count += count_below_jit(v4[ranks4[i, k]], t)
+        row = ranks4[i, k]
+        count += _below(v4[row], grid4[row], t, low, high)
         count -= vals5[i, k] < t
     return count
 
 
+@njit(cache=True, inline="always")
+def _below(values, on_grid, t, low, high):
+    """How many of the sorted ``values`` are below t, searched only between the counts
+    below the grid points ``low`` <= t and ``high`` >= t (``on_grid``)."""
+    start = np.int64(on_grid[low])
+    return start + count_below_jit(values[start : on_grid[high]], t)
+
+
 @njit(cache=True)
-def _g2(lists, hand, upcard, a, b, thresholds, out):
+def _g2(tables, lists, hand, upcard, a, b, thresholds, out):
     """out[k] = G({a, b}, thresholds[k]), exactly."""
+    grid3, grid4, low_of, high_of = tables[2], tables[3], tables[5], tables[6]
     v3, v4 = lists[2], lists[3]
     cards = np.empty(5, dtype=np.int64)
     ordered = np.empty(5, dtype=np.int64)
     cards[0], cards[1], cards[2] = upcard, a, b
     sort_into_jit(cards, 3, ordered)
-    row = v3[set_rank_jit(ordered, 3)]
+    rank = set_rank_jit(ordered, 3)
     for k in range(thresholds.shape[0]):
-        out[k] = count_below_jit(row, thresholds[k])
+        t = thresholds[k]
+        out[k] = _below(v3[rank], grid3[rank], t, low_of[t], high_of[t])
     for p in range(5):
         cards[3] = hand[p]
         sort_into_jit(cards, 4, ordered)
-        row = v4[set_rank_jit(ordered, 4)]
+        rank = set_rank_jit(ordered, 4)
         for k in range(thresholds.shape[0]):
-            out[k] -= count_below_jit(row, thresholds[k])
+            t = thresholds[k]
+            out[k] -= _below(v4[rank], grid4[rank], t, low_of[t], high_of[t])
         for q in range(p + 1, 5):
             value = value5_jit(upcard, a, b, hand[p], hand[q])
             for k in range(thresholds.shape[0]):
@@ -217,7 +230,7 @@ def _exact_counts(v, tables, lists, sit, hand, upcard, unseen, i, j, value, out)
     out[1] -= _g1(tables, lists, sit, j, thresholds[1])
     out[2] -= _g1(tables, lists, sit, j, thresholds[2])
     pair = np.empty(3, dtype=np.int64)
-    _g2(lists, hand, upcard, unseen[i], unseen[j], thresholds, pair)
+    _g2(tables, lists, hand, upcard, unseen[i], unseen[j], thresholds, pair)
     for k in range(3):
         out[k] += pair[k]
     out[3] = comb_jit(UNSEEN - 2, 4)
@@ -311,7 +324,9 @@ def _add_cells(v, cells, decision, value, counts, weight, folded):
 
 
 @njit(cache=True)
-def _exchange_exact(v, tables, lists, sit, hand, upcard, unseen, keep, fee, forced, cells, w):
+def _exchange_exact(
+    v, tables, lists, sit, hand, upcard, unseen, keep, fee, forced, cells=None, w=0
+):
     """Exact EV of an exchange (fee included); with ``w`` > 0 its counts times ``w`` go
     to ``cells``."""
     thrown, k = _thrown(keep)
@@ -329,11 +344,11 @@ def _exchange_exact(v, tables, lists, sit, hand, upcard, unseen, keep, fee, forc
             ev = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, i, j, value, True, counts)
             if forced or ev > -1.0:
                 total += ev
-                if w:
+                if cells is not None:
                     _add_cells(v, cells, decision, value, counts, w, False)
             else:
                 total -= 1.0
-                if w:
+                if cells is not None:
                     _add_cells(v, cells, decision, value, counts, w, True)
             draws += 1
     return total / draws - fee
@@ -405,33 +420,29 @@ def _replace_bounds(v, tables, sit, hand, unseen, out):
     first = np.empty(6, dtype=np.int64)
     second = np.empty(6, dtype=np.int64)
     for i in range(m):
+        row_i = g1grid[i]
         for j in range(i + 1, m):
+            row_j = g1grid[j]
             _six(hand, unseen[i], first)  # bought unseen[i], then drew unseen[j]
             _six(hand, unseen[j], second)  # and the other way round
             q_low, q_high = _q_bounds(tables, sit, i, j, PAIRS_IN, total)
             for position in range(6):
                 first[position], second[position] = unseen[j], unseen[i]
-                for hand_of, six in ((i, first), (j, second)):
-                    out[hand_of, position] += _ev_bound(
-                        v,
-                        tables,
-                        g0,
-                        g1grid[i],
-                        g1grid[j],
-                        _value6(six),
-                        q_low,
-                        q_high,
-                        total,
-                        PAIRS_IN,
-                        False,
-                    )
+                out[i, position] += _ev_bound(
+                    v, tables, g0, row_i, row_j, _value6(first), q_low, q_high, total,
+                    PAIRS_IN, False,
+                )  # fmt: skip
+                out[j, position] += _ev_bound(
+                    v, tables, g0, row_i, row_j, _value6(second), q_low, q_high, total,
+                    PAIRS_IN, False,
+                )  # fmt: skip
                 first[position] = unseen[i] if position == 5 else hand[position]
                 second[position] = unseen[j] if position == 5 else hand[position]
     out /= m - 1
 
 
 @njit(cache=True)
-def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cells, w):
+def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cells=None, w=0):
     """Exact EV (fee aside) of replacing the card at ``position`` after buying unseen[s];
     with ``w`` > 0 its counts times ``w`` go to ``cells``."""
     m = unseen.shape[0]
@@ -459,7 +470,7 @@ def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cel
             counts,
         )
         total += ev
-        if w:
+        if cells is not None:
             _add_cells(v, cells, DECISION_REPLACE, value, counts, w, ev == -1.0)
     return total / (m - 1)
 
@@ -486,12 +497,11 @@ def _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds):
 
 
 @njit(cache=True)
-def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, cells, w):
+def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, after_buy):
     """Exact EV of buying a sixth card (fee included): then fold, bet or replace a card,
     whichever is worth most (replacements counted exactly where their bound reaches the
-    best so far, or everywhere without ``prune``). With ``w`` > 0 the counts of the
-    choices times ``w`` go to ``cells`` (a bought card that is bet on or folded weighs
-    ``m - 5`` times a replacement's, so the two add up over the same dealer units)."""
+    best so far, or everywhere without ``prune``). ``after_buy[s]``: the position
+    replaced after buying unseen[s], or -1 (fold or bet)."""
     m = unseen.shape[0]
     six = np.empty(6, dtype=np.int64)
     counts = np.empty(4, dtype=np.int64)
@@ -499,30 +509,40 @@ def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, ce
     total = 0.0
     for s in range(m):
         _six(hand, unseen[s], six)
-        value = _value6(six)
-        best = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, s, -1, value, False, counts)
+        best = _drawn_ev(
+            v, tables, lists, sit, hand, upcard, unseen, s, -1, _value6(six), False, counts
+        )
         choice = -1
         if not np.isnan(replace_fee):
-            order = np.argsort(-bounds[s])
-            for position in order:
+            for position in np.argsort(-bounds[s]):
                 if prune and bounds[s, position] - replace_fee < best - 1e-9:
                     break
-                ev = (
-                    _replace_exact(
-                        v, tables, lists, sit, hand, upcard, unseen, s, position, cells, 0
-                    )
-                    - replace_fee
-                )
+                ev = _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position)
+                ev -= replace_fee
                 if ev > best or (ev == best and choice >= 0 and position < choice):
                     best, choice = ev, position
+        after_buy[s] = choice
         total += best
-        if w:
-            if choice < 0:
-                scale = w * (m - 5) if not np.isnan(replace_fee) else w
-                _add_cells(v, cells, DECISION_BUY, value, counts, scale, best == -1.0)
-            else:
-                _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, choice, cells, w)
     return total / m - fees[0]
+
+
+@njit(cache=True)
+def _buy_cells(v, tables, lists, sit, hand, upcard, unseen, fees, after_buy, cells, w):
+    """Add the counts of buying a sixth card, then the choices ``after_buy``, times ``w``
+    to ``cells`` (a bought card that is bet on or folded weighs ``m - 5`` times a
+    replacement's, so the two add up over the same dealer units)."""
+    m = unseen.shape[0]
+    six = np.empty(6, dtype=np.int64)
+    counts = np.empty(4, dtype=np.int64)
+    for s in range(m):
+        if after_buy[s] >= 0:
+            _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, after_buy[s], cells, w)
+            continue
+        _six(hand, unseen[s], six)
+        value = _value6(six)
+        ev = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, s, -1, value, False, counts)
+        scale = w if np.isnan(fees[6]) else w * (m - 5)
+        _add_cells(v, cells, DECISION_BUY, value, counts, scale, ev == -1.0)
 
 
 @njit(cache=True)
@@ -530,7 +550,7 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
     """The EV of every first option of a situation (``evs``; NaN where an option's proven
     bound falls below the best: it cannot be the best) and the index of the best, the
     first of the highest. ``hand``: five increasing cards; ``work``: ``situation_work``."""
-    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, bounds, replace_bounds, dummy = work
+    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, bounds, replace_bounds, after_buy = work
     replace_bounds[:] = np.inf
     seen = np.int64(1) << upcard
     for card in hand:
@@ -580,8 +600,7 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
                     fees,
                     replace_bounds,
                     prune,
-                    dummy,
-                    0,
+                    after_buy,
                 )
         if not np.isnan(evs[o]):
             best = max(best, evs[o])
@@ -601,8 +620,6 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
             options[o, 1],
             fees[thrown_count],
             forced[thrown_count],
-            dummy,
-            0,
         )
         best = max(best, evs[o])
     choice = 0
@@ -630,7 +647,7 @@ def _work(n_options, n_grid):
         np.empty((UNSEEN, n_grid), dtype=np.int64),
         np.empty(n_options),
         np.empty((UNSEEN, 6)),
-        np.zeros(CELLS, dtype=np.int64),
+        np.empty(UNSEEN, dtype=np.int64),
     )
 
 
@@ -641,7 +658,7 @@ def chosen_cells_jit(
     """Add the counts of option ``choice`` of the situation ``situation_jit`` last filled
     ``work`` for, each kind times its factor (``factors``: fold and play, exchange of
     1..5 cards, buy), to ``cells``."""
-    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, _, replace_bounds, _ = work
+    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, _, _, after_buy = work
     sit = (g0, rank2, ranks3, ranks4, vals5, g1grid)
     kind, keep = options[choice, 0], options[choice, 1]
     value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
@@ -669,20 +686,7 @@ def chosen_cells_jit(
             factors[k],
         )
     else:
-        _buy_ev(
-            v,
-            tables,
-            lists,
-            sit,
-            hand,
-            upcard,
-            unseen,
-            fees,
-            replace_bounds,
-            True,
-            cells,
-            factors[6],
-        )
+        _buy_cells(v, tables, lists, sit, hand, upcard, unseen, fees, after_buy, cells, factors[6])
 
 
 @njit(cache=True, parallel=True)

@@ -29,15 +29,8 @@ __all__ = [
     "format_simulate_report",
 ]
 
-# a typical situation per variant: ace-king and small cards, a queen up
-ADVISE_SITUATIONS = {
-    "caribbean": "As Kd 7h 6c 2s",
-    "oasis": "As Kd 7h 6c 2s",
-    "oasis-classic": "As Kd 7h 6c 2s",
-    "russian": "As Kd 7h 6c 2s",
-    "six-card": "As Kd 7h 6c 2s",
-    "six-card-125": "As Kd 7h 6c 2s",
-}
+# a typical situation of every variant: ace-king and small cards, a queen up
+ADVISE_HAND, ADVISE_UPCARD = "As Kd 7h 6c 2s", "Qh"
 
 _FIRST_VALUE = """
 import time
@@ -333,34 +326,42 @@ def format_simulate_report(result: dict) -> str:
 
 
 def bench_exact(variants: list[str] | None = None) -> dict:
-    """Time of the full exact caribbean analysis, advise latency per variant, and the
-    throughput of the optimal strategy per variant with draws."""
+    """Time of the full exact caribbean analysis; advise latency per variant, beside the
+    pruned situation kernel where it applies; the time of the whole game under optimal
+    play with draws, projected from a measured sample of classes; the optimal
+    strategy's throughput per variant with draws."""
     from .exact import advise, exact_game
-    from .variant import variant_names
+    from .optimal_game import supports_exact_draws
+    from .variant import load_variant, variant_names
 
-    advise("caribbean", "As Kd 7h 6c 2s", "Qh")  # load the tables, compile
+    advise("caribbean", ADVISE_HAND, ADVISE_UPCARD)  # load the tables, compile
     start = time.perf_counter()
     result = exact_game("caribbean")
     exact_seconds = time.perf_counter() - start
+    names = variants or variant_names()
     rows = []
-    for name in variants or variant_names():
+    for name in names:
         start = time.perf_counter()
-        options = advise(name, ADVISE_SITUATIONS[name], "Qh")
+        options = advise(name, ADVISE_HAND, ADVISE_UPCARD)
         rows.append(
             {
                 "variant": name,
-                "hand": ADVISE_SITUATIONS[name],
-                "upcard": "Qh",
+                "hand": ADVISE_HAND,
+                "upcard": ADVISE_UPCARD,
                 "options": len(options),
                 "seconds": time.perf_counter() - start,
                 "best": options.loc[options["best"], "option"].iloc[0],
+                "pruned_kernel_seconds": _situation_seconds(name),
             }
         )
-    optimal = [
-        _optimal_throughput(name, rounds)
-        for name, rounds in OPTIMAL_ROUNDS.items()
-        if variants is None or name in variants
-    ]
+    drawing = [name for name in names if load_variant(name).has_draws]
+    whole = [_whole_game_seconds(n) for n in drawing if supports_exact_draws(load_variant(n))]
+    optimal = [_optimal_throughput(name) for name in drawing]
+    targets = {"full caribbean analysis under 2 minutes": exact_seconds < 120}
+    for row in whole:
+        targets[f"whole {row['variant']} game under optimal play in 30 minutes"] = (
+            row["projected_seconds"] < 1800
+        )
     return {
         "benchmark": "exact",
         "software": {"studsim": __version__, "numba": numba.__version__},
@@ -370,30 +371,100 @@ def bench_exact(variants: list[str] | None = None) -> dict:
         "caribbean_house_edge": result.summary["house_edge"],
         "caribbean_deals": result.summary["deals"],
         "advise": rows,
+        "whole_game": whole,
         "optimal": optimal,
-        "targets": {"full caribbean analysis under 2 minutes": exact_seconds < 120},
+        "targets": targets,
     }
 
 
-# rounds of the optimal strategy timed per variant with draws: about a minute each
-OPTIMAL_ROUNDS = {
-    "oasis": 4096,
-    "six-card": 4096,
-    "oasis-classic": 32,
-    "russian": 32,
-    "six-card-125": 32,
-}
+def _situation_seconds(name: str) -> float | None:
+    """Best of five times of the pruned kernel on the advise situation (None where it
+    does not apply)."""
+    from . import _situation
+    from .cards import parse_cards
+    from .exact import _lists, first_options
+    from .optimal_game import situation_tables, supports_exact_draws
+    from .variant import load_variant
+
+    variant = load_variant(name)
+    if not supports_exact_draws(variant):
+        return None
+    v, lists = variant.arrays(), _lists()
+    tables = situation_tables(lists, v)
+    options = first_options(variant)[0]
+    fees, forced = variant.draw_arrays()
+    hand = np.sort(parse_cards(ADVISE_HAND).astype(np.int64))
+    upcard = int(parse_cards(ADVISE_UPCARD)[0])
+    work = _situation.situation_work(len(options), len(tables[4]))
+    evs = np.empty(len(options))
+
+    def one():
+        _situation.situation_jit(
+            v, tables, lists, hand, upcard, options, fees, forced, True, evs, work
+        )
+
+    one()
+    return _best_time(one, 5)
+
+
+# the whole game is timed on every WHOLE_GAME_STRIDE-th class of hands
+WHOLE_GAME_STRIDE = 64
+
+
+def _whole_game_seconds(name: str) -> dict:
+    """Time of the optimal analysis on a sample of the classes (every 64th, so strong and
+    weak hands alike; best of two runs), projected to all of them."""
+    from ._exact import canonical_hands_jit
+    from .optimal_game import _compute_range, _Inputs
+    from .variant import load_variant
+
+    reps, weights = canonical_hands_jit()
+    sample = np.arange(0, len(reps), WHOLE_GAME_STRIDE)
+    inputs = _Inputs(load_variant(name))
+    _compute_range(inputs, reps[:2], weights[:2])  # compile
+    seconds = _best_time(lambda: _compute_range(inputs, reps[sample], weights[sample]), 2)
+    return {
+        "variant": name,
+        "classes_timed": len(sample),
+        "classes": len(reps),
+        "sample_seconds": seconds,
+        "situations_per_s": len(sample) * 47 / seconds,
+        "projected_seconds": seconds * len(reps) / len(sample),
+    }
+
+
+# rounds of the optimal strategy timed per variant with draws, where each situation met is
+# computed as the round is played (no table): about a minute each
+MEMO_ROUNDS = {"oasis": 4096, "six-card": 4096}
+MEMO_ROUNDS_FIVE_CARDS = 32
+TABLE_ROUNDS = 1_000_000
 SITUATIONS = 134_459 * 47  # classes of five cards x upcards: the optimal strategy's table
 
 
-def _optimal_throughput(name: str, rounds: int) -> dict:
-    """The optimal strategy simulated with an empty memo (every situation computed),
-    then again with the memo full, beside the basic strategy."""
+def _optimal_throughput(name: str) -> dict:
+    """The optimal strategy simulated from the table of the whole game where there is
+    one (best of three runs), else with an empty memo (every situation computed), then
+    again with the memo full; beside the basic strategy."""
     from .optimal import optimal_strategy
     from .simulation import run
 
+    run(name, "basic", 4096, seed=1)  # compile
+    basic_rounds = 1_000_000
+    basic = basic_rounds / _best_time(lambda: run(name, "basic", basic_rounds, seed=1), 3)
+    row = {"variant": name, "basic_rounds_per_s": basic}
+    strategy = optimal_strategy(name)
+    if strategy.exact_play.table is not None:
+        run(name, strategy, 4096, seed=1)  # compile
+        seconds = _best_time(lambda: run(name, strategy, TABLE_ROUNDS, seed=1), 3)
+        return row | {
+            "from": "table",
+            "rounds": TABLE_ROUNDS,
+            "rounds_per_s": TABLE_ROUNDS / seconds,
+            "basic_over_optimal": basic * seconds / TABLE_ROUNDS,
+        }
+    rounds = MEMO_ROUNDS.get(name, MEMO_ROUNDS_FIVE_CARDS)
     with tempfile.TemporaryDirectory() as folder:
-        strategy = optimal_strategy(name, memo_folder=Path(folder))
+        strategy = optimal_strategy(name, memo_folder=Path(folder), table=False)
         start = time.perf_counter()
         run(name, strategy, rounds, seed=1)
         cold = time.perf_counter() - start
@@ -401,20 +472,14 @@ def _optimal_throughput(name: str, rounds: int) -> dict:
         start = time.perf_counter()
         run(name, strategy, rounds, seed=1)
         warm = time.perf_counter() - start
-    run(name, "basic", 4096, seed=1)  # compile
-    start = time.perf_counter()
-    basic_rounds = 1_000_000
-    run(name, "basic", basic_rounds, seed=1)
-    basic = basic_rounds / (time.perf_counter() - start)
-    return {
-        "variant": name,
+    return row | {
+        "from": "memo",
         "rounds": rounds,
         "situations_computed": situations,
         "situations_per_s": situations / cold,
+        "rounds_per_s": rounds / warm,
         "rounds_per_s_empty_memo": rounds / cold,
-        "rounds_per_s_full_memo": rounds / warm,
-        "basic_rounds_per_s": basic,
-        "basic_over_optimal_empty_memo": basic * cold / rounds,
+        "basic_over_optimal": basic * cold / rounds,
         "hours_for_every_situation": SITUATIONS / (situations / cold) / 3600,
     }
 
@@ -429,27 +494,49 @@ def format_exact_report(result: dict) -> str:
         f"{result['caribbean_exact_seconds']:.4f} s (house edge "
         f"{result['caribbean_house_edge']:.6f})",
         "",
-        f"{'variant':<14} {'hand':<16} {'up':<3} {'options':>7} {'seconds':>10}  best",
+        "one situation, every first option: advise (every option counted) beside the pruned "
+        "kernel of optimal play (best of 5)",
+        f"{'variant':<14} {'hand':<16} {'up':<3} {'options':>7} {'advise s':>10} "
+        f"{'pruned s':>10} {'ratio':>8}  best",
     ]
     for row in result["advise"]:
+        pruned = row["pruned_kernel_seconds"]
         lines.append(
             f"{row['variant']:<14} {row['hand']:<16} {row['upcard']:<3} "
-            f"{row['options']:>7} {row['seconds']:>10.4f}  {row['best']}"
+            f"{row['options']:>7} {row['seconds']:>10.4f} "
+            + (f"{pruned:>10.6f} {row['seconds'] / pruned:>7.0f}x" if pruned else f"{'':>19}")
+            + f"  {row['best']}"
         )
     lines += [
         "",
-        "optimal strategy simulated: every situation met computed once (empty memo), then "
-        "the same rounds again (full memo), beside basic",
-        f"{'variant':<14} {'rounds':>6} {'situations/s':>12} {'rounds/s empty':>14} "
-        f"{'rounds/s full':>13} {'basic rounds/s':>14} {'basic/optimal':>13} "
-        f"{'every situation':>15}",
+        f"the whole game under optimal play: every {WHOLE_GAME_STRIDE}th class of hands timed "
+        "(best of 2), projected to every class",
+        f"{'variant':<14} {'classes timed':>13} {'seconds':>10} {'situations/s':>13} "
+        f"{'projected, every class':>23}",
+    ]
+    for row in result["whole_game"]:
+        lines.append(
+            f"{row['variant']:<14} {row['classes_timed']:>13,} {row['sample_seconds']:>10.2f} "
+            f"{row['situations_per_s']:>13,.0f} {row['projected_seconds'] / 60:>19.1f} min"
+        )
+    lines += [
+        "",
+        "optimal strategy simulated: from the table of the whole game (best of 3 runs), else "
+        "every situation met computed once (empty memo), then the same rounds again",
+        f"{'variant':<14} {'from':<5} {'rounds':>9} {'rounds/s':>12} {'basic rounds/s':>14} "
+        f"{'basic/optimal':>13} {'situations/s':>12} {'every situation':>15}",
     ]
     for row in result["optimal"]:
+        memo = row["from"] == "memo"
         lines.append(
-            f"{row['variant']:<14} {row['rounds']:>6} {row['situations_per_s']:>12.4f} "
-            f"{row['rounds_per_s_empty_memo']:>14.4f} {row['rounds_per_s_full_memo']:>13,.0f} "
-            f"{row['basic_rounds_per_s']:>14,.0f} {row['basic_over_optimal_empty_memo']:>12,.0f}x "
-            f"{row['hours_for_every_situation']:>13,.1f} h"
+            f"{row['variant']:<14} {row['from']:<5} {row['rounds']:>9,} "
+            f"{row['rounds_per_s']:>12,.0f} {row['basic_rounds_per_s']:>14,.0f} "
+            f"{row['basic_over_optimal']:>12,.1f}x "
+            + (
+                f"{row['situations_per_s']:>12.4f} {row['hours_for_every_situation']:>13,.1f} h"
+                if memo
+                else ""
+            )
         )
     lines.append("")
     lines += [

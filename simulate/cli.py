@@ -469,7 +469,7 @@ def _exact_with_draws(game, folder: Path, restart: bool, table: str | None):
         bar.update(done - bar.n)
 
     try:
-        result, choices = exact_optimal_game(game, checkpoints, progress=progress)
+        analysis = exact_optimal_game(game, checkpoints, progress=progress)
     except KeyboardInterrupt:
         bar.close()
         click.echo(
@@ -480,11 +480,11 @@ def _exact_with_draws(game, folder: Path, restart: bool, table: str | None):
         sys.exit(130)
     bar.close()
     try:
-        save_table(game, choices, Path(table) if table else None)
+        save_table(game, analysis, Path(table) if table else None)
     except OSError as error:
         raise InputError(f"--table {table}: {error.strerror}") from None
     shutil.rmtree(checkpoints, ignore_errors=True)
-    return result
+    return analysis.result
 
 
 @main.command("optimize")

@@ -18,6 +18,7 @@ import hashlib
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -30,11 +31,14 @@ from ._exact import canonical_hands_jit
 from ._io import write_npz
 from ._tables import cache_dir
 from .categories import Category
-from .exact import NO_DRAWS, ExactResult, _lists, first_options
+from .exact import NO_DRAWS, ExactResult, _lists, exact_game, first_options
 
 __all__ = [
+    "OptimalGame",
     "default_exact_strategy",
     "exact_optimal_game",
+    "optimal_result",
+    "optimal_rtp",
     "optimal_table",
     "save_table",
     "supports_exact_draws",
@@ -97,6 +101,18 @@ def situation_tables(lists, v) -> tuple:
     return _TABLES[key]
 
 
+@dataclass
+class OptimalGame:
+    """The whole game under optimal play with draws."""
+
+    result: ExactResult
+    choices: np.ndarray
+    """The best first option of every situation: an index into ``first_options``, by
+    class of five cards and upcard (``NOT_DEALT`` where the upcard is in the hand)."""
+    totals: np.ndarray
+    """The counts of every (first decision, outcome, final category) cell."""
+
+
 class _Inputs:
     """What the kernels read for one variant."""
 
@@ -151,9 +167,8 @@ def exact_optimal_game(
     *,
     progress: Callable[[int, int], None] | None = None,
     classes: int | None = None,
-) -> tuple[ExactResult, np.ndarray]:
-    """Weigh every deal under optimal play with draws: (the result, the best first
-    option of every situation by class and upcard). Finished ranges of classes are kept
+) -> OptimalGame:
+    """Weigh every deal under optimal play with draws. Finished ranges of classes are kept
     in ``checkpoints`` and reused (a run resumes where one stopped); ``progress`` is
     called with the classes done and their number. ``classes``: weigh only the deals
     of the first classes (a partial analysis, for checks)."""
@@ -187,7 +202,7 @@ def exact_optimal_game(
     mean_ev = ev_total / situations
     if abs(mean_ev - (result.summary["rtp"] - 1)) > 1e-9:  # two paths to the same figure
         raise AssertionError(f"situation EVs average {mean_ev}, the counts give another RTP")
-    return result, choices
+    return OptimalGame(result, choices, totals)
 
 
 def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):
@@ -294,23 +309,67 @@ def table_name(variant) -> str:
     return f"{variant.name}-optimal-v{TABLE_VERSION}-{variant.rules_hash[:16]}.npz"
 
 
-def save_table(variant, choices: np.ndarray, path: Path | None = None) -> Path:
-    """Keep the table of best first options in the cache (and at ``path``)."""
+def save_table(variant, game: OptimalGame, path: Path | None = None) -> Path:
+    """Keep the table of best first options, with the counts of the whole game, in the
+    cache (and at ``path``)."""
+    unit = game.result.summary["weight_of_a_situation"]
+    arrays = {
+        "choices": game.choices,
+        "totals": game.totals,
+        "situations": np.array(game.result.summary["deals"] // unit),
+        "unit": np.array(unit),
+        "seconds": np.array(game.result.seconds),
+    }
     for target in (cache_dir() / table_name(variant), path):
         if target is not None:
-            write_npz(target, choices=choices)
+            write_npz(target, **arrays)
     return cache_dir() / table_name(variant)
+
+
+def _saved_table(variant) -> dict | None:
+    shipped = resources.files("simulate") / "tables" / table_name(variant)
+    for path in (shipped, cache_dir() / table_name(variant)):
+        try:
+            with resources.as_file(path) as real, np.load(real) as saved:
+                return {key: saved[key] for key in saved.files}
+        except (OSError, ValueError, KeyError):
+            continue
+    return None
 
 
 def optimal_table(variant) -> np.ndarray | None:
     """The best first option of every situation (class x upcard; ``NOT_DEALT`` where the
     upcard is in the hand): shipped with the package, or computed by ``studsim exact``
     into the cache; None where neither has it."""
-    shipped = resources.files("simulate") / "tables" / table_name(variant)
-    for path in (shipped, cache_dir() / table_name(variant)):
-        try:
-            with resources.as_file(path) as real, np.load(real) as saved:
-                return saved["choices"]
-        except (OSError, ValueError, KeyError):
-            continue
-    return None
+    saved = _saved_table(variant)
+    return None if saved is None else saved["choices"]
+
+
+def optimal_rtp(variant) -> dict:
+    """The RTP under optimal play, and how it is known: exact enumeration where the game
+    is weighed (without draws, or with draws from the saved counts), else None."""
+    if not variant.has_draws:
+        return {"rtp": exact_game(variant, "optimal").summary["rtp"], "method": "exact"}
+    result = optimal_result(variant) if supports_exact_draws(variant) else None
+    if result is None:
+        reason = "not weighed yet" if supports_exact_draws(variant) else "not computed here"
+        return {"rtp": None, "method": reason}
+    method = "exact, every draw"
+    if variant.buy_game is not None:
+        method += "; the dealer's game never bought (a lower bound)"
+    return {"rtp": result.summary["rtp"], "method": method}
+
+
+def optimal_result(variant) -> ExactResult | None:
+    """The whole game under optimal play with draws, from the saved table's counts (None
+    where the game was not weighed)."""
+    saved = _saved_table(variant)
+    if saved is None:
+        return None
+    return _result(
+        variant,
+        saved["totals"],
+        int(saved["situations"]),
+        int(saved["unit"]),
+        float(saved["seconds"]),
+    )

@@ -30,6 +30,7 @@ from fpdf import FPDF
 from . import __version__
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
+from .optimal_game import optimal_result, optimal_rtp
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run
 from .strategy import Strategy, load_strategy
@@ -143,6 +144,8 @@ def build_report(
     simulation = run(variant, plan, rounds, seed=seed, threads=threads)
     sim = simulation.summary
     exact = exact_game(variant, plan) if exact_covers(variant, plan) else None
+    if exact is None and _weighed_optimal_play(variant, plan):
+        exact = optimal_result(variant)
     chart = None
     if plan.exact_play is not None and not plan.exact_play.draws:
         chart = (exact or exact_game(variant, plan.name)).strategy_chart
@@ -166,6 +169,9 @@ def build_report(
         "simulated_standard_error": sim["standard_error"],
         "bonus_rtp": bonus.attrs["rtp"] if bonus is not None else None,
     }
+    optimal = optimal_rtp(variant)
+    figures["optimal_rtp"] = optimal["rtp"]
+    figures["optimal_rtp_method"] = optimal["method"]
     if exact:
         figures["deviation_in_standard_errors"] = (sim["rtp"] - exact.summary["rtp"]) / (
             exact.summary["standard_deviation"] / math.sqrt(simulation.rounds)
@@ -255,6 +261,19 @@ def _figures_table(items: dict) -> pd.DataFrame:
     return pd.DataFrame([{"figure": k, "value": v} for k, v in items.items()])
 
 
+def _weighed_optimal_play(variant: Variant, plan: Strategy) -> bool:
+    """Whether the strategy is optimal play with draws as the whole-game analysis weighed
+    it (there, the dealer's game is never bought)."""
+    play = plan.exact_play
+    return (
+        play is not None
+        and play.draws
+        and play.table is not None
+        and variant.buy_game is None
+        and optimal_result(variant) is not None
+    )
+
+
 def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes):
     sim = simulation.summary
     game_tables = [("BET pay table", pd.DataFrame(pay_table_rows(variant.bet_pays)))]
@@ -299,6 +318,8 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
         k: figures[k]
         for k in (
             "rtp",
+            "optimal_rtp",
+            "optimal_rtp_method",
             "house_edge",
             "element_of_risk",
             "average_total_bet",

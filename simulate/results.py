@@ -19,13 +19,16 @@ README_START, README_END = "<!-- results table -->", "<!-- end of results table 
 def headline_markdown(summary: pd.DataFrame) -> str:
     """The headline table as markdown."""
     lines = [
-        "| variant | strategy | method | RTP | house edge | standard deviation |",
-        "| --- | --- | --- | ---: | ---: | ---: |",
+        "| variant | strategy | method | RTP | house edge | standard deviation "
+        "| optimal RTP | how known |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for row in summary.itertuples(index=False):
+        optimal = "" if pd.isna(row.optimal_rtp) else f"{row.optimal_rtp:.6f}"
         lines.append(
             f"| {row.variant} | {row.strategy} | {row.method} | {row.rtp:.6f} | "
-            f"{row.house_edge:.6f} | {row.standard_deviation:.6f} |"
+            f"{row.house_edge:.6f} | {row.standard_deviation:.6f} | {optimal} | "
+            f"{row.optimal_rtp_method} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -67,6 +70,8 @@ def regenerate_results(
                     "simulated_standard_error",
                     "rounds",
                     "seed",
+                    "optimal_rtp",
+                    "optimal_rtp_method",
                 )
             }
         )

@@ -120,8 +120,8 @@ def slice_of_oasis(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ranges")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(optimal_game, "RANGE_CLASSES", 16)
-        result, choices = exact_optimal_game(load_variant("oasis"), folder, classes=40)
-    return folder, result, choices
+        game = exact_optimal_game(load_variant("oasis"), folder, classes=40)
+    return folder, game.result, game.choices
 
 
 def test_the_counts_weigh_every_deal_and_agree_with_the_situation_evs(slice_of_oasis):
@@ -168,10 +168,10 @@ def test_an_interrupted_analysis_resumes_to_the_same_figures(slice_of_oasis, tmp
             "_compute_range",
             lambda *args: computed.append(1) or _compute_range(*args),
         )
-        result, choices = exact_optimal_game(load_variant("oasis"), tmp_path, classes=40)
+        game = exact_optimal_game(load_variant("oasis"), tmp_path, classes=40)
     assert len(computed) == 1  # only the range that had not finished
-    assert result.summary == whole.summary
-    assert np.array_equal(choices, whole_choices)
+    assert game.result.summary == whole.summary
+    assert np.array_equal(game.choices, whole_choices)
 
 
 def test_same_choices_and_counts_whatever_the_threads():
