@@ -55,6 +55,17 @@ class ExactDecisions(NamedTuple):
     values2: np.ndarray
     values3: np.ndarray
     values4: np.ndarray
+    cum1: np.ndarray
+    """The tables of the situation kernels (``_situation.build_tables``), one field each,
+    where they decide after a buy; else empty."""
+    cum2: np.ndarray
+    grid3: np.ndarray
+    grid4: np.ndarray
+    grid: np.ndarray
+    grid_low: np.ndarray
+    grid_high: np.ndarray
+    qualifier_on_grid: int
+    win_of: np.ndarray
 
 
 def no_decisions() -> ExactDecisions:
@@ -73,6 +84,22 @@ def no_decisions() -> ExactDecisions:
         empty,
         empty,
         empty,
+        *no_situation_tables(),
+    )
+
+
+def no_situation_tables() -> tuple:
+    """Empty situation tables (the fields of ExactDecisions from ``cum1`` on)."""
+    return (
+        np.zeros((0, 0), dtype=np.int32),
+        np.zeros((0, 0), dtype=np.uint16),
+        np.zeros((0, 0), dtype=np.uint16),
+        np.zeros((0, 0), dtype=np.uint8),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        0,
+        np.zeros(0),
     )
 
 
@@ -206,6 +233,15 @@ def memo_choice_jit(x, hand, upcard):
 def lists_of_jit(x):
     """The value lists of ExactDecisions ``x`` as the exact kernels take them."""
     return x.values1, x.values2, x.values3, x.values4
+
+
+@njit(cache=True)
+def situation_tables_of_jit(x):
+    """The situation kernels' tables of ExactDecisions ``x``."""
+    return (
+        x.cum1, x.cum2, x.grid3, x.grid4, x.grid, x.grid_low, x.grid_high,
+        x.qualifier_on_grid, x.win_of,
+    )  # fmt: skip
 
 
 @njit(cache=True)

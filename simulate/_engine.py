@@ -19,6 +19,7 @@ from ._decisions import (
     lists_of_jit,
     memo_choice_jit,
     situation_key_jit,
+    situation_tables_of_jit,
     table_bet_jit,
 )
 from ._evaluator import category_jit, hand_value_jit, value5_jit
@@ -30,6 +31,7 @@ from ._settlement import (
     dealer_discard_jit,
     settle_jit,
 )
+from ._situation import after_buy_jit
 from ._strategy import (
     AFTER_BUY,
     AFTER_DRAW,
@@ -218,7 +220,12 @@ def play_round_jit(
         fees += draw_fees[0]
         hand[5] = draw_card_jit(state, used)
         n = 6
-        if exactly:
+        if exactly and exact.grid.shape[0]:
+            tables = situation_tables_of_jit(exact)
+            action, kept = after_buy_jit(
+                v, tables, lists_of_jit(exact), hand, upcard, draw_fees[6]
+            )
+        elif exactly:
             action, kept = after_buy_choice_jit(v, lists_of_jit(exact), hand, upcard, draw_fees[6])
         else:
             action, kept = decide_jit(rules, AFTER_BUY, hand, upcard)

@@ -382,6 +382,18 @@ def _drawn_ev(v, tables, lists, final, upcard, player, unseen, picks, k, forced,
 
 
 @njit(cache=True)
+def thrown_positions_jit(keep_mask):
+    """(the positions a keep mask of five cards throws, how many)."""
+    thrown = np.empty(5, dtype=np.int64)
+    k = 0
+    for p in range(5):
+        if not (keep_mask >> p) & 1:
+            thrown[k] = p
+            k += 1
+    return thrown, k
+
+
+@njit(cache=True)
 def thrown_count_jit(keep_mask):
     """How many of the five cards a keep mask throws."""
     thrown = 5
@@ -395,12 +407,7 @@ def exchange_part_jit(v, tables, lists, player, keep_mask, upcard, unseen, force
     """(sum of the EVs, how many draws) of the draws whose first card is unseen[first],
     when the player throws his cards outside ``keep_mask``: fold or bet after each draw
     (bet if forced)."""
-    thrown = np.empty(5, dtype=np.int64)
-    k = 0
-    for i in range(5):
-        if not (keep_mask >> i) & 1:
-            thrown[k] = i
-            k += 1
+    thrown, k = thrown_positions_jit(keep_mask)
     m = unseen.shape[0]
     picks = np.arange(first, first + k)
     rest = picks[1:]

@@ -28,8 +28,15 @@ import numpy as np
 from numba import njit, prange
 
 from ._evaluator import category_jit, value5_jit, value6_jit
-from ._exact import VALUES, count_below_jit, ev_from_counts_jit, set_rank_jit, sort_into_jit
-from ._strategy import BUY, EXCHANGE, FOLD, PLAY
+from ._exact import (
+    VALUES,
+    count_below_jit,
+    ev_from_counts_jit,
+    set_rank_jit,
+    sort_into_jit,
+    thrown_positions_jit,
+)
+from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
 
 GRID_POINTS = 64
 UNSEEN = 46  # cards the player has not seen on his first decision
@@ -160,11 +167,11 @@ def _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5
 
 
 @njit(cache=True, inline="always")
-def _g1(tables, lists, sit, i, t):
+def _g1(sit, i, t):
     """G({unseen[i]}, t), exactly."""
+    _, rank2, ranks3, ranks4, vals5, _, tables, lists = sit[:8]
     cum2, grid3, grid4, low, high = tables[1], tables[2], tables[3], tables[5][t], tables[6][t]
     v3, v4 = lists[2], lists[3]
-    _, rank2, ranks3, ranks4, vals5, _ = sit
     count = np.int64(cum2[rank2[i], t])
     for k in range(5):
         row = ranks3[i, k]
@@ -185,8 +192,10 @@ def _below(values, on_grid, t, low, high):
 
 
 @njit(cache=True)
-def _g2(tables, lists, hand, upcard, a, b, thresholds, out):
+def _g2(sit, i, j, thresholds, out):
     """out[k] = G({a, b}, thresholds[k]), exactly."""
+    tables, lists, hand, upcard, unseen = sit[6:]
+    a, b = unseen[i], unseen[j]
     grid3, grid4, low_of, high_of = tables[2], tables[3], tables[5], tables[6]
     v3, v4 = lists[2], lists[3]
     cards = np.empty(5, dtype=np.int64)
@@ -211,9 +220,10 @@ def _g2(tables, lists, hand, upcard, a, b, thresholds, out):
 
 
 @njit(cache=True)
-def _exact_counts(v, tables, lists, sit, hand, upcard, unseen, i, j, value, out):
+def _exact_counts(v, sit, i, j, value, out):
     """out = (below the qualifier, below value, below value + 1, total): the dealer's
     hands avoiding the player's cards and unseen[i] (and unseen[j] when j >= 0)."""
+    tables = sit[6]
     g0, g1grid = sit[0], sit[5]
     q_index = tables[7]
     thresholds = np.empty(3, dtype=np.int64)
@@ -221,16 +231,16 @@ def _exact_counts(v, tables, lists, sit, hand, upcard, unseen, i, j, value, out)
     for k in range(3):
         out[k] = g0[thresholds[k]]
     out[0] -= g1grid[i, q_index]
-    out[1] -= _g1(tables, lists, sit, i, thresholds[1])
-    out[2] -= _g1(tables, lists, sit, i, thresholds[2])
+    out[1] -= _g1(sit, i, thresholds[1])
+    out[2] -= _g1(sit, i, thresholds[2])
     if j < 0:
         out[3] = comb_jit(UNSEEN - 1, 4)
         return
     out[0] -= g1grid[j, q_index]
-    out[1] -= _g1(tables, lists, sit, j, thresholds[1])
-    out[2] -= _g1(tables, lists, sit, j, thresholds[2])
+    out[1] -= _g1(sit, j, thresholds[1])
+    out[2] -= _g1(sit, j, thresholds[2])
     pair = np.empty(3, dtype=np.int64)
-    _g2(tables, lists, hand, upcard, unseen[i], unseen[j], thresholds, pair)
+    _g2(sit, i, j, thresholds, pair)
     for k in range(3):
         out[k] += pair[k]
     out[3] = comb_jit(UNSEEN - 2, 4)
@@ -256,9 +266,10 @@ def _bound(coefficient, low, high):
 
 
 @njit(cache=True, inline="always")
-def _q_bounds(tables, sit, i, j, extra, total):
+def _q_bounds(sit, i, j, extra, total):
     """Bounds of the dealer's hands below the qualifier, avoiding unseen[i] (and
     unseen[j] when j >= 0): exact but for the pair term, between 0 and ``extra``."""
+    tables = sit[6]
     g0, g1grid, q_index = sit[0], sit[5], tables[7]
     count = g0[tables[4][q_index]] - g1grid[i, q_index] - (g1grid[j, q_index] if j >= 0 else 0)
     return max(count, 0), min(count + extra, total)
@@ -284,26 +295,14 @@ def _ev_bound(v, tables, g0, row_i, row_j, value, q_low, q_high, total, extra, f
 
 
 @njit(cache=True)
-def _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, i, j, value, forced, counts):
+def _drawn_ev(v, sit, i, j, value, forced, counts):
     """The exact EV after a draw of unseen[i] (and unseen[j]) to a hand of ``value``:
     fold or bet (bet if forced); ``counts`` gets the dealer's counts."""
-    _exact_counts(v, tables, lists, sit, hand, upcard, unseen, i, j, value, counts)
+    _exact_counts(v, sit, i, j, value, counts)
     ev = ev_from_counts_jit(
         v, value, _multiple(v, value), counts[0], counts[1], counts[2], counts[3]
     )[0]
     return ev if forced else max(-1.0, ev)
-
-
-@njit(cache=True)
-def _thrown(keep):
-    """The positions a keep mask of five cards throws, and how many."""
-    thrown = np.empty(5, dtype=np.int64)
-    k = 0
-    for p in range(5):
-        if not (keep >> p) & 1:
-            thrown[k] = p
-            k += 1
-    return thrown, k
 
 
 @njit(cache=True)
@@ -324,12 +323,11 @@ def _add_cells(v, cells, decision, value, counts, weight, folded):
 
 
 @njit(cache=True)
-def _exchange_exact(
-    v, tables, lists, sit, hand, upcard, unseen, keep, fee, forced, cells=None, w=0
-):
+def _exchange_exact(v, sit, keep, fee, forced, cells=None, w=0):
     """Exact EV of an exchange (fee included); with ``w`` > 0 its counts times ``w`` go
     to ``cells``."""
-    thrown, k = _thrown(keep)
+    hand, unseen = sit[8], sit[10]
+    thrown, k = thrown_positions_jit(keep)
     final = hand.copy()
     counts = np.empty(4, dtype=np.int64)
     m = unseen.shape[0]
@@ -341,7 +339,7 @@ def _exchange_exact(
             if k == 2:
                 final[thrown[1]] = unseen[j]
             value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-            ev = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, i, j, value, True, counts)
+            ev = _drawn_ev(v, sit, i, j, value, True, counts)
             if forced or ev > -1.0:
                 total += ev
                 if cells is not None:
@@ -355,8 +353,9 @@ def _exchange_exact(
 
 
 @njit(cache=True)
-def _exchange_bounds(v, tables, sit, hand, unseen, options, fees, forced, out):
+def _exchange_bounds(v, sit, options, fees, forced, out):
     """out[o] = an upper bound of the EV of each one- or two-card exchange option."""
+    tables, hand, unseen = sit[6], sit[8], sit[10]
     m = unseen.shape[0]
     g0, g1grid = sit[0], sit[5]
     none = np.zeros(g1grid.shape[1], dtype=np.int64)
@@ -365,13 +364,13 @@ def _exchange_bounds(v, tables, sit, hand, unseen, options, fees, forced, out):
     for o in range(options.shape[0]):
         if options[o, 0] != EXCHANGE:
             continue
-        thrown, k = _thrown(options[o, 1])
+        thrown, k = thrown_positions_jit(options[o, 1])
         final[:] = hand
         total = 0.0
         for i in range(m):
             final[thrown[0]] = unseen[i]
             if k == 1:
-                q_low, q_high = _q_bounds(tables, sit, i, -1, 0, single)
+                q_low, q_high = _q_bounds(sit, i, -1, 0, single)
                 value = value5_jit(final[0], final[1], final[2], final[3], final[4])
                 total += _ev_bound(
                     v, tables, g0, g1grid[i], none, value, q_low, q_high, single, 0, forced[k]
@@ -379,7 +378,7 @@ def _exchange_bounds(v, tables, sit, hand, unseen, options, fees, forced, out):
                 continue
             for j in range(i + 1, m):
                 final[thrown[1]] = unseen[j]
-                q_low, q_high = _q_bounds(tables, sit, i, j, PAIRS_IN, double)
+                q_low, q_high = _q_bounds(sit, i, j, PAIRS_IN, double)
                 value = value5_jit(final[0], final[1], final[2], final[3], final[4])
                 total += _ev_bound(
                     v,
@@ -410,9 +409,10 @@ def _value6(c):
 
 
 @njit(cache=True)
-def _replace_bounds(v, tables, sit, hand, unseen, out):
+def _replace_bounds(v, sit, out):
     """out[s, position] = an upper bound of the EV (fee aside) of replacing the card at
     ``position`` of the hand with unseen[s] bought (fold or bet after)."""
+    tables, hand, unseen = sit[6], sit[8], sit[10]
     m = unseen.shape[0]
     g0, g1grid = sit[0], sit[5]
     total = comb_jit(UNSEEN - 2, 4)
@@ -425,26 +425,45 @@ def _replace_bounds(v, tables, sit, hand, unseen, out):
             row_j = g1grid[j]
             _six(hand, unseen[i], first)  # bought unseen[i], then drew unseen[j]
             _six(hand, unseen[j], second)  # and the other way round
-            q_low, q_high = _q_bounds(tables, sit, i, j, PAIRS_IN, total)
+            q_low, q_high = _q_bounds(sit, i, j, PAIRS_IN, total)
             for position in range(6):
                 first[position], second[position] = unseen[j], unseen[i]
                 out[i, position] += _ev_bound(
-                    v, tables, g0, row_i, row_j, _value6(first), q_low, q_high, total,
-                    PAIRS_IN, False,
-                )  # fmt: skip
+                    v,
+                    tables,
+                    g0,
+                    row_i,
+                    row_j,
+                    _value6(first),
+                    q_low,
+                    q_high,
+                    total,
+                    PAIRS_IN,
+                    False,
+                )
                 out[j, position] += _ev_bound(
-                    v, tables, g0, row_i, row_j, _value6(second), q_low, q_high, total,
-                    PAIRS_IN, False,
-                )  # fmt: skip
+                    v,
+                    tables,
+                    g0,
+                    row_i,
+                    row_j,
+                    _value6(second),
+                    q_low,
+                    q_high,
+                    total,
+                    PAIRS_IN,
+                    False,
+                )
                 first[position] = unseen[i] if position == 5 else hand[position]
                 second[position] = unseen[j] if position == 5 else hand[position]
     out /= m - 1
 
 
 @njit(cache=True)
-def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cells=None, w=0):
+def _replace_exact(v, sit, s, position, cells=None, w=0):
     """Exact EV (fee aside) of replacing the card at ``position`` after buying unseen[s];
     with ``w`` > 0 its counts times ``w`` go to ``cells``."""
+    hand, unseen = sit[8], sit[10]
     m = unseen.shape[0]
     six = np.empty(6, dtype=np.int64)
     _six(hand, unseen[s], six)
@@ -455,20 +474,7 @@ def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cel
             continue
         six[position] = unseen[r]
         value = _value6(six)
-        ev = _drawn_ev(
-            v,
-            tables,
-            lists,
-            sit,
-            hand,
-            upcard,
-            unseen,
-            min(s, r),
-            max(s, r),
-            value,
-            False,
-            counts,
-        )
+        ev = _drawn_ev(v, sit, min(s, r), max(s, r), value, False, counts)
         total += ev
         if cells is not None:
             _add_cells(v, cells, DECISION_REPLACE, value, counts, w, ev == -1.0)
@@ -476,8 +482,9 @@ def _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position, cel
 
 
 @njit(cache=True)
-def _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds):
+def _buy_bound(v, sit, fees, replace_bounds):
     """A proven upper bound of the EV of buying a sixth card (fee included)."""
+    tables, hand, unseen = sit[6], sit[8], sit[10]
     m = unseen.shape[0]
     g0, g1grid = sit[0], sit[5]
     none = np.zeros(g1grid.shape[1], dtype=np.int64)
@@ -486,7 +493,7 @@ def _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds):
     total = 0.0
     for s in range(m):
         _six(hand, unseen[s], six)
-        q_low, q_high = _q_bounds(tables, sit, s, -1, 0, single)
+        q_low, q_high = _q_bounds(sit, s, -1, 0, single)
         best = _ev_bound(
             v, tables, g0, g1grid[s], none, _value6(six), q_low, q_high, single, 0, False
         )
@@ -497,11 +504,12 @@ def _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds):
 
 
 @njit(cache=True)
-def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, after_buy):
+def _buy_ev(v, sit, fees, bounds, prune, after_buy):
     """Exact EV of buying a sixth card (fee included): then fold, bet or replace a card,
     whichever is worth most (replacements counted exactly where their bound reaches the
     best so far, or everywhere without ``prune``). ``after_buy[s]``: the position
     replaced after buying unseen[s], or -1 (fold or bet)."""
+    hand, unseen = sit[8], sit[10]
     m = unseen.shape[0]
     six = np.empty(6, dtype=np.int64)
     counts = np.empty(4, dtype=np.int64)
@@ -509,15 +517,13 @@ def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, af
     total = 0.0
     for s in range(m):
         _six(hand, unseen[s], six)
-        best = _drawn_ev(
-            v, tables, lists, sit, hand, upcard, unseen, s, -1, _value6(six), False, counts
-        )
+        best = _drawn_ev(v, sit, s, -1, _value6(six), False, counts)
         choice = -1
         if not np.isnan(replace_fee):
             for position in np.argsort(-bounds[s]):
                 if prune and bounds[s, position] - replace_fee < best - 1e-9:
                     break
-                ev = _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, position)
+                ev = _replace_exact(v, sit, s, position)
                 ev -= replace_fee
                 if ev > best or (ev == best and choice >= 0 and position < choice):
                     best, choice = ev, position
@@ -527,20 +533,21 @@ def _buy_ev(v, tables, lists, sit, hand, upcard, unseen, fees, bounds, prune, af
 
 
 @njit(cache=True)
-def _buy_cells(v, tables, lists, sit, hand, upcard, unseen, fees, after_buy, cells, w):
+def _buy_cells(v, sit, fees, after_buy, cells, w):
     """Add the counts of buying a sixth card, then the choices ``after_buy``, times ``w``
     to ``cells`` (a bought card that is bet on or folded weighs ``m - 5`` times a
     replacement's, so the two add up over the same dealer units)."""
+    hand, unseen = sit[8], sit[10]
     m = unseen.shape[0]
     six = np.empty(6, dtype=np.int64)
     counts = np.empty(4, dtype=np.int64)
     for s in range(m):
         if after_buy[s] >= 0:
-            _replace_exact(v, tables, lists, sit, hand, upcard, unseen, s, after_buy[s], cells, w)
+            _replace_exact(v, sit, s, after_buy[s], cells, w)
             continue
         _six(hand, unseen[s], six)
         value = _value6(six)
-        ev = _drawn_ev(v, tables, lists, sit, hand, upcard, unseen, s, -1, value, False, counts)
+        ev = _drawn_ev(v, sit, s, -1, value, False, counts)
         scale = w if np.isnan(fees[6]) else w * (m - 5)
         _add_cells(v, cells, DECISION_BUY, value, counts, scale, ev == -1.0)
 
@@ -561,12 +568,12 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
             unseen[n] = card
             n += 1
     _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
-    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid)
+    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     evs[:] = np.nan
     bounds[:] = np.inf
     best = -np.inf
     if prune:
-        _exchange_bounds(v, tables, sit, hand, unseen, options, fees, forced, bounds)
+        _exchange_bounds(v, sit, options, fees, forced, bounds)
     for o in range(options.shape[0]):
         kind = options[o, 0]
         if kind == FOLD:
@@ -586,41 +593,18 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
             )[0]
         elif kind == BUY:
             if prune and not np.isnan(fees[6]):
-                _replace_bounds(v, tables, sit, hand, unseen, replace_bounds)
-                bounds[o] = _buy_bound(v, tables, sit, hand, unseen, fees, replace_bounds)
+                _replace_bounds(v, sit, replace_bounds)
+                bounds[o] = _buy_bound(v, sit, fees, replace_bounds)
             if bounds[o] >= best - 1e-9:
-                evs[o] = _buy_ev(
-                    v,
-                    tables,
-                    lists,
-                    sit,
-                    hand,
-                    upcard,
-                    unseen,
-                    fees,
-                    replace_bounds,
-                    prune,
-                    after_buy,
-                )
+                evs[o] = _buy_ev(v, sit, fees, replace_bounds, prune, after_buy)
         if not np.isnan(evs[o]):
             best = max(best, evs[o])
     order = np.argsort(-bounds)
     for o in order:
         if options[o, 0] != EXCHANGE or bounds[o] < best - 1e-9:
             continue
-        thrown_count = _thrown(options[o, 1])[1]
-        evs[o] = _exchange_exact(
-            v,
-            tables,
-            lists,
-            sit,
-            hand,
-            upcard,
-            unseen,
-            options[o, 1],
-            fees[thrown_count],
-            forced[thrown_count],
-        )
+        thrown_count = thrown_positions_jit(options[o, 1])[1]
+        evs[o] = _exchange_exact(v, sit, options[o, 1], fees[thrown_count], forced[thrown_count])
         best = max(best, evs[o])
     choice = 0
     for o in range(options.shape[0]):
@@ -659,7 +643,7 @@ def chosen_cells_jit(
     ``work`` for, each kind times its factor (``factors``: fold and play, exchange of
     1..5 cards, buy), to ``cells``."""
     unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, _, _, after_buy = work
-    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid)
+    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     kind, keep = options[choice, 0], options[choice, 1]
     value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
     counts = np.empty(4, dtype=np.int64)
@@ -670,23 +654,10 @@ def chosen_cells_jit(
     elif kind == PLAY:
         _add_cells(v, cells, DECISION_PLAY, value, counts, factors[0], False)
     elif kind == EXCHANGE:
-        k = _thrown(keep)[1]
-        _exchange_exact(
-            v,
-            tables,
-            lists,
-            sit,
-            hand,
-            upcard,
-            unseen,
-            keep,
-            fees[k],
-            forced[k],
-            cells,
-            factors[k],
-        )
+        k = thrown_positions_jit(keep)[1]
+        _exchange_exact(v, sit, keep, fees[k], forced[k], cells, factors[k])
     else:
-        _buy_cells(v, tables, lists, sit, hand, upcard, unseen, fees, after_buy, cells, factors[6])
+        _buy_cells(v, sit, fees, after_buy, cells, factors[6])
 
 
 @njit(cache=True, parallel=True)
@@ -741,16 +712,68 @@ def best_options_jit(v, tables, lists, hands, upcards, options, fees, forced, ou
         work = _work(options.shape[0], n_grid)
         option_evs = np.empty(options.shape[0])
         out[s] = situation_jit(
-            v,
-            tables,
-            lists,
-            hands[s],
-            upcards[s],
-            options,
-            fees,
-            forced,
-            True,
-            option_evs,
-            work,
+            v, tables, lists, hands[s], upcards[s], options, fees, forced, True, option_evs, work
         )
         evs[s] = option_evs[out[s]]
+
+
+@njit(cache=True)
+def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
+    """(action, cards kept) after buying six[5] to the dealt six[:5]: fold, play or
+    replace one of the six, whichever is worth most (replacements counted exactly where
+    their bound reaches the best; ties as ``_buy_ev`` breaks them)."""
+    hand = six[:5].copy()
+    work = _work(0, tables[4].shape[0])
+    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid = work[:7]
+    seen = np.int64(1) << upcard
+    for card in hand:
+        seen |= np.int64(1) << card
+    n, s = 0, 0
+    for card in range(52):
+        if not (seen >> card) & 1:
+            if card == six[5]:
+                s = n
+            unseen[n] = card
+            n += 1
+    _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
+    sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
+    counts = np.empty(4, dtype=np.int64)
+    best = _drawn_ev(v, sit, s, -1, _value6(six), False, counts)
+    action, kept = (FOLD, 63) if best == -1.0 else (PLAY, 63)
+    if np.isnan(replace_fee):
+        return action, kept
+    total = comb_jit(UNSEEN - 2, 4)
+    bounds = np.zeros(6)
+    trial = six.copy()
+    for r in range(n):
+        if r == s:
+            continue
+        i, j = min(s, r), max(s, r)
+        q_low, q_high = _q_bounds(sit, i, j, PAIRS_IN, total)
+        for position in range(6):
+            trial[position] = unseen[r]
+            bounds[position] += _ev_bound(
+                v,
+                tables,
+                g0,
+                g1grid[i],
+                g1grid[j],
+                _value6(trial),
+                q_low,
+                q_high,
+                total,
+                PAIRS_IN,
+                False,
+            )
+            trial[position] = six[position]
+    choice = -1
+    for position in np.argsort(-bounds):
+        if bounds[position] / (n - 1) - replace_fee < best - 1e-9:
+            break
+        ev = _replace_exact(v, sit, s, position)
+        ev -= replace_fee
+        if ev > best or (ev == best and choice >= 0 and position < choice):
+            best, choice = ev, position
+    if choice >= 0:
+        return REPLACE, 63 & ~(1 << choice)
+    return action, kept

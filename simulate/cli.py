@@ -382,14 +382,24 @@ def _check_writable(path: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 def advise_command(variant, hand, upcard, dealer, as_json) -> None:
-    """Exact EV of every option for HAND (5 cards, or 6 after a buy) against the upcard.
+    """Exact EV of every option for HAND (5 cards, or 6 after a buy) against the upcard,
+    and what each costs against the best (ev lost).
 
     EVs are in antes per initial ante, fees included; the dealer's game is not
     bought in them (ask with --dealer for that decision).
     """
-    frame = advise(load_variant(variant), hand, upcard, dealer)
+    game = load_variant(variant)
+    frame = advise(game, hand, upcard, dealer)
     if as_json:
-        print_json(frame.to_dict(orient="records"))
+        print_json(
+            {
+                "variant": game.name,
+                "hand": format_cards(parse_cards(hand)),
+                "upcard": format_cards(parse_cards(upcard)),
+                "dealer": format_cards(parse_cards(dealer)) if dealer else None,
+                "options": frame.to_dict(orient="records"),
+            }
+        )
         return
     frame["best"] = frame["best"].map({True: "<- best", False: ""})
     _print_frame(
@@ -424,16 +434,24 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
     type=click.Path(dir_okay=False),
     help="Also write the table of best first options (optimal play with draws) here.",
 )
+@click.option(
+    "--classes",
+    type=click.IntRange(min=1),
+    help="Optimal play with draws: weigh only the deals of the first N classes of hands "
+    "(a partial analysis, for checks; no table is kept).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def exact_command(variant, strategy, out_dir, restart, table, as_json) -> None:
+def exact_command(variant, strategy, out_dir, restart, table, classes, as_json) -> None:
     """Weigh every deal of VARIANT exactly: integer counts per outcome, house edge,
     element of risk, standard deviation, and for optimal play the strategy."""
     game = load_variant(variant)
     folder = Path(out_dir or Path("results") / game.name)
     strategy = strategy or default_exact_strategy(game)
     if strategy == "optimal" and supports_exact_draws(game):
-        result = _exact_with_draws(game, folder, restart, table)
+        result = _exact_with_draws(game, folder, restart, table, classes)
+    elif classes or table:
+        raise InputError("--classes and --table go with optimal play with draws (Oasis, Six-Card)")
     else:
         result = exact_game(game, strategy)
     stem = f"exact-{result.strategy}"
@@ -456,9 +474,11 @@ def exact_command(variant, strategy, out_dir, restart, table, as_json) -> None:
     _print_frame(result.table, "return table")
 
 
-def _exact_with_draws(game, folder: Path, restart: bool, table: str | None):
+def _exact_with_draws(game, folder: Path, restart: bool, table: str | None, classes: int | None):
     """Optimal play with draws, every range of classes kept as it finishes; Ctrl-C keeps
     the finished ranges for the next run (exit status 130)."""
+    if classes and table:
+        raise InputError("--table: a partial analysis (--classes) keeps no table")
     checkpoints = folder / "optimal-ranges"
     if restart:
         shutil.rmtree(checkpoints, ignore_errors=True)
@@ -469,7 +489,7 @@ def _exact_with_draws(game, folder: Path, restart: bool, table: str | None):
         bar.update(done - bar.n)
 
     try:
-        analysis = exact_optimal_game(game, checkpoints, progress=progress)
+        analysis = exact_optimal_game(game, checkpoints, progress=progress, classes=classes)
     except KeyboardInterrupt:
         bar.close()
         click.echo(
@@ -480,7 +500,8 @@ def _exact_with_draws(game, folder: Path, restart: bool, table: str | None):
         sys.exit(130)
     bar.close()
     try:
-        save_table(game, analysis, Path(table) if table else None)
+        if not classes:
+            save_table(game, analysis, Path(table) if table else None)
     except OSError as error:
         raise InputError(f"--table {table}: {error.strerror}") from None
     shutil.rmtree(checkpoints, ignore_errors=True)

@@ -131,7 +131,8 @@ def needs_pair_tables(variant: Variant) -> bool:
 
 def _mark_best(rows: list[dict]) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
-    frame["best"] = frame["ev"] == frame["ev"].max()
+    frame["ev lost"] = frame["ev"].max() - frame["ev"]
+    frame["best"] = frame["ev lost"] == 0
     return frame
 
 

@@ -24,7 +24,7 @@ from . import _engine as engine
 from . import _exact as kernels
 from . import _situation as situation_kernels
 from . import _strategy as rules_kernels
-from ._decisions import ExactDecisions, best_options_jit
+from ._decisions import ExactDecisions, best_options_jit, no_situation_tables
 from ._tables import cache_dir, cached_arrays
 from .exact import NO_DRAWS, _lists, _weigh_every_deal, first_options, needs_pair_tables
 from .optimal_game import optimal_table, situation_tables, supports_exact_draws
@@ -102,9 +102,13 @@ class OptimalPlay:
     def _arrays(self, plays, class_of, perm_of, perms, options) -> ExactDecisions:
         lists = _lists() if self.draws else (np.zeros((0, 0), np.uint16),) * 4
         table = self.table if self.table is not None else np.zeros((0, 52), np.uint8)
+        tables = no_situation_tables()
+        if self.draws and supports_exact_draws(self.variant):
+            tables = situation_tables(_lists(), self.variant.arrays())
         return ExactDecisions(
-            plays, class_of, perm_of, perms, self.keys, self.choices, options, table, *lists
-        )
+            plays, class_of, perm_of, perms, self.keys, self.choices, options, table, *lists,
+            *tables,
+        )  # fmt: skip
 
     def cover(self, keys: np.ndarray, progress: Callable[[int, int], None] | None = None) -> None:
         """Add the best first option of each situation of ``keys`` not yet in the memo;

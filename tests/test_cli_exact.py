@@ -3,6 +3,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from simulate._exact import canonical_hands_jit
 from simulate.cli import main
 
 
@@ -21,7 +22,7 @@ def test_advise_prints_every_option_and_the_best():
 
 
 def test_advise_json_and_buying_a_game():
-    rows = json.loads(
+    data = json.loads(
         run(
             "advise",
             "six-card",
@@ -33,8 +34,15 @@ def test_advise_json_and_buying_a_game():
             "--json",
         ).output
     )
+    assert (data["hand"], data["upcard"], data["dealer"]) == (
+        "As Ks Qs Js Ts",
+        "Qh",
+        "Qh Jd 9c 5s 3c",
+    )
+    rows = data["options"]
     assert [row["option"] for row in rows] == ["decline", "buy the dealer a game"]
     assert rows[1]["best"] and rows[1]["dealer discards"] == "3c"
+    assert rows[1]["ev lost"] == 0 and rows[0]["ev lost"] == rows[1]["ev"] - rows[0]["ev"]
 
 
 @pytest.mark.parametrize(
@@ -56,7 +64,10 @@ def test_advise_json_and_buying_a_game():
         (["exact", "poker"], "unknown variant 'poker'"),
         (["compare", "oasis", "-s", "basic"], "at least two strategies"),
         (["compare", "oasis", "-s", "basic", "-s", "best"], "unknown strategy 'best'"),
-        (["exact", "oasis", "--strategy", "optimal"], "beyond a full enumeration"),
+        (["exact", "russian", "--strategy", "optimal"], "'optimal-no-draws' weighs"),
+        (["exact", "caribbean", "--classes", "3"], "--classes and --table go with"),
+        (["exact", "oasis", "--classes", "0"], "0 is not in the range"),
+        (["exact", "oasis", "--classes", "2", "--table", "t.npz"], "keeps no table"),
         (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),
     ],
 )
@@ -78,3 +89,17 @@ def test_compare_prints_and_writes_the_same_figures(tmp_path):
     assert data["table"][0]["difference"] == 0 and data["rounds"] == 50_000
     printed = run(*args)
     assert "ak-or-better" in printed.output and "difference_se" in printed.output
+
+
+def test_exact_optimal_play_with_draws_on_a_few_classes(tmp_path):
+    """A partial analysis: its figures and table written, its ranges cleared away."""
+    out = tmp_path / "oasis"
+    result = run("exact", "oasis", "--classes", "12", "--out-dir", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["strategy"] == "optimal" and "every draw" in data["method"]
+    weights = canonical_hands_jit()[1][:12]
+    unit = data["summary"]["weight_of_a_situation"]
+    assert data["summary"]["deals"] == unit * int(weights.sum()) * 47
+    assert (out / "exact-optimal.json").exists() and (out / "exact-optimal-table.csv").exists()
+    assert not (out / "optimal-ranges").exists()

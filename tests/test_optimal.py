@@ -12,10 +12,12 @@ from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit, mem
 from simulate.cards import format_card, format_cards
 from simulate.exact import _lists, advise
 from simulate.optimal import OptimalPlay, hand_class_maps, optimal_strategy
+from simulate.optimal_game import optimal_result
 from simulate.simulation import _key, run
 from simulate.strategy import load_strategy
 from simulate.variant import load_variant
 
+from .helpers import scaled
 from .test_exact import Z999, brute_force_play_ev
 
 LABELS = {k.FOLD: "fold", k.PLAY: "play", k.BUY: "buy a sixth card"}
@@ -43,6 +45,7 @@ def dealt(key, index):
     [("oasis", 24), ("six-card", 24), ("russian", 2), ("oasis-classic", 2), ("six-card-125", 2)],
 )
 def test_first_decisions_are_the_best_option_of_advise(fresh_memo, name, rounds):
+    """From the shipped table where there is one, else the memo."""
     key = _key(7)
     decisions = load_strategy("optimal", name).decisions(key, 0, rounds)
     for index in range(rounds):
@@ -93,7 +96,8 @@ def test_choices_after_a_draw_weigh_every_dealer_hand_without_the_seen_cards():
 @pytest.fixture(scope="module")
 def oasis_optimal(tmp_path_factory):
     """Oasis under the optimal strategy, its memo starting empty."""
-    strategy = optimal_strategy("oasis", memo_folder=tmp_path_factory.mktemp("memo"))
+    folder = tmp_path_factory.mktemp("memo")
+    strategy = optimal_strategy("oasis", memo_folder=folder, table=False)
     return run("oasis", strategy, 8192, seed=11)
 
 
@@ -124,20 +128,25 @@ def test_the_simulation_realizes_the_exact_evs_of_its_situations(oasis_optimal):
     assert abs(summary["rtp"] - 1 - expected) <= bound
 
 
+def memo_only(name):
+    """The optimal strategy from its memo (in the cache folder), not the shipped table."""
+    return optimal_strategy(name, table=False)
+
+
 def test_same_figures_whatever_the_threads_and_a_memo_that_persists(fresh_memo, monkeypatch):
     seen = []
-    one = run("six-card", "optimal", 700, seed=5, threads=1, progress=seen.append)
+    one = run("six-card", memo_only("six-card"), 700, seed=5, threads=1, progress=seen.append)
     assert seen == sorted(seen) and len(seen) > 2 and seen[-1] == 700  # moves while computing
     computed = one.strategy.exact_play.computed
     assert 600 < computed <= 700  # one per distinct situation
     memo = np.load(next(fresh_memo.glob("optimal-memo-*.npz")))
     assert len(memo["keys"]) == computed
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(fresh_memo / "other"))
-    two = run("six-card", "optimal", 700, seed=5, threads=2, chunk_blocks=3)
+    two = run("six-card", memo_only("six-card"), 700, seed=5, threads=2, chunk_blocks=3)
     assert two.summary == one.summary
     assert two.ints.tolist() == one.ints.tolist()
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(fresh_memo))
-    again = run("six-card", "optimal", 700, seed=5)
+    again = run("six-card", memo_only("six-card"), 700, seed=5)
     assert again.strategy.exact_play.computed == 0 and again.summary == one.summary
 
 
@@ -159,7 +168,7 @@ def test_an_interrupted_memo_keeps_what_it_computed(fresh_memo):
 def test_buys_and_replacements_realize_the_exact_evs(tmp_path):
     """As for Oasis, in Six-Card (buy, replace) with the dealer's game never bought, as
     in the exact EVs."""
-    strategy = optimal_strategy("six-card", memo_folder=tmp_path)
+    strategy = optimal_strategy("six-card", memo_folder=tmp_path, table=False)
     rounds = 4096
     result = run("six-card", dataclasses.replace(strategy, game_mode=0), rounds, seed=13)
     keys = engine.situation_keys_jit(_key(13), 0, rounds, *hand_class_maps()[1:])
@@ -168,3 +177,38 @@ def test_buys_and_replacements_realize_the_exact_evs(tmp_path):
     assert taken["buy a sixth card"] > 0 and taken["replace a card"] > 0
     bound = Z999 * result.summary["standard_deviation"] / np.sqrt(rounds)
     assert abs(result.summary["rtp"] - 1 - expected) <= bound
+
+
+@pytest.mark.parametrize("name", ["oasis", "six-card"])
+def test_the_shipped_table_is_read_and_its_whole_game_counts_load(name):
+    strategy = load_strategy("optimal", name)
+    assert strategy.exact_play.table is not None
+    assert strategy.exact_play.table.shape == (134_459, 52)
+    result = optimal_result(load_variant(name))
+    assert result.summary["deals"] == 2_598_960 * 47 * 281_004_570
+
+
+def test_simulated_optimal_oasis_matches_the_exact_whole_game():
+    """From the shipped table, on fresh deals: within the 99.9% interval of the exact RTP."""
+    exact = optimal_result(load_variant("oasis")).summary
+    n = scaled(1_000_000)
+    simulated = run("oasis", "optimal", n, seed=77).summary
+    assert abs(simulated["rtp"] - exact["rtp"]) <= Z999 * exact["standard_deviation"] / np.sqrt(n)
+    assert simulated["standard_deviation"] == pytest.approx(exact["standard_deviation"], rel=0.01)
+
+
+def test_simulated_optimal_six_card_matches_the_exact_whole_game():
+    """As in the exact counts, the dealer's game never bought."""
+    exact = optimal_result(load_variant("six-card")).summary
+    n = scaled(40_000)
+    strategy = dataclasses.replace(load_strategy("optimal", "six-card"), game_mode=0)
+    simulated = run("six-card", strategy, n, seed=78)
+    decisions = simulated.decisions.set_index("decision")["count"] / n
+    assert abs(simulated.summary["rtp"] - exact["rtp"]) <= Z999 * exact[
+        "standard_deviation"
+    ] / np.sqrt(n)
+    share = (
+        exact["first_decisions"]["buy, then play or fold"]
+        + exact["first_decisions"]["buy, then replace"]
+    )
+    assert abs(decisions["buy a sixth card"] - share) <= Z999 * np.sqrt(share * (1 - share) / n)

@@ -194,3 +194,23 @@ def test_same_choices_and_counts_whatever_the_threads():
 def test_other_variants_are_refused(tmp_path):
     with pytest.raises(ValueError, match="at most two cards"):
         exact_optimal_game(load_variant("russian"), tmp_path)
+
+
+def test_the_choice_after_a_buy_equals_every_replacement_counted():
+    """The pruned kernel the engine uses after a buy against the choice with every
+    replacement counted by inclusion-exclusion over the seen cards."""
+    from simulate._decisions import after_buy_choice_jit
+
+    six_card = Situation("six-card")
+    replace_fee = six_card.fees[6]
+    rng = np.random.default_rng(3)
+    actions = set()
+    for _ in range(120):
+        cards = rng.choice(52, 7, replace=False).astype(np.int64)
+        six, upcard = cards[:6], int(cards[6])
+        pruned = kernels.after_buy_jit(
+            six_card.v, six_card.tables, six_card.lists, six, upcard, replace_fee
+        )
+        assert pruned == after_buy_choice_jit(six_card.v, six_card.lists, six, upcard, replace_fee)
+        actions.add(pruned[0])
+    assert len(actions) == 3  # fold, play and replace all met
