@@ -2,14 +2,16 @@
 brute force, the pruned choice against every option counted, and the whole-game
 counts, checkpoints and table."""
 
+import itertools
 import math
 
 import numpy as np
 import pytest
 
+from simulate import _settlement, optimal_game
 from simulate import _situation as kernels
-from simulate import optimal_game
 from simulate.cards import format_card, format_cards
+from simulate.evaluator import evaluate, hand_value
 from simulate.exact import _lists, advise, first_options
 from simulate.optimal_game import (
     _compute_range,
@@ -20,8 +22,6 @@ from simulate.optimal_game import (
     unit_factors,
 )
 from simulate.variant import load_variant
-
-from .test_exact import brute_force_play_ev
 
 DRAW_VARIANTS = ["oasis", "six-card"]
 
@@ -78,24 +78,38 @@ def test_every_option_equals_advise_and_pruning_keeps_the_choice(situation):
     assert pruned_options > 0
 
 
+def brute_force_exchange_ev(variant, hand, upcard, position):
+    """Throwing the card at ``position``: every replacement, every dealer hand avoiding
+    the player's cards and the new one evaluated and settled, the better of fold and bet."""
+    v = variant.arrays()
+    unseen = [c for c in range(52) if c != upcard and c not in hand.tolist()]
+    four = np.array(list(itertools.combinations(unseen, 4)))
+    dealer = evaluate(np.c_[np.full(len(four), upcard), four].astype(np.int8))
+    kept = [c for i, c in enumerate(hand.tolist()) if i != position]
+    total = 0.0
+    for new in unseen:
+        final = np.array([*kept, new], dtype=np.int64)
+        value = hand_value(final)
+        multiple = _settlement.bet_multiple_jit(v, final, value)
+        values, counts = np.unique(dealer[~(four == new).any(axis=1)], return_counts=True)
+        net = sum(
+            count
+            * np.subtract(*_settlement.settle_jit(v, value, multiple, False, 0.0, d, False, 0)[:2])
+            for d, count in zip(values.tolist(), counts.tolist(), strict=True)
+        )
+        total += max(-1.0, net / counts.sum())
+    return total / len(unseen) - variant.exchange_fees[1]
+
+
 def test_an_exchange_against_brute_force():
-    """Throwing one card: every replacement, every dealer hand evaluated."""
     oasis = Situation("oasis")
-    for hand, upcard in situations(2, seed=5):
-        _, evs = oasis.evs(hand, upcard, prune=False)
-        unseen = [c for c in range(52) if c != upcard and c not in hand.tolist()]
-        for position in (0, 4):
-            kept = [c for i, c in enumerate(hand.tolist()) if i != position]
-            expected = np.mean(
-                [
-                    max(-1.0, brute_force_play_ev(oasis.variant, [*kept, new], upcard,
-                                                  [*hand.tolist(), new]))
-                    for new in unseen
-                ]
-            ) - oasis.variant.exchange_fees[1]  # fmt: skip
-            keep = 31 & ~(1 << position)
-            index = next(i for i, (kind, mask) in enumerate(oasis.options) if mask == keep)
-            assert evs[index] == pytest.approx(expected, abs=1e-12)
+    hand, upcard = next(situations(1, seed=5))
+    _, evs = oasis.evs(hand, upcard, prune=False)
+    for position in (0, 4):
+        keep = 31 & ~(1 << position)
+        index = next(i for i, (_, mask) in enumerate(oasis.options) if mask == keep)
+        expected = brute_force_exchange_ev(oasis.variant, hand, upcard, position)
+        assert evs[index] == pytest.approx(expected, abs=1e-12)
 
 
 def test_supported_variants():
