@@ -553,12 +553,9 @@ def _buy_cells(v, sit, fees, after_buy, cells, w):
 
 
 @njit(cache=True)
-def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, evs, work):
-    """The EV of every first option of a situation (``evs``; NaN where an option's proven
-    bound falls below the best: it cannot be the best) and the index of the best, the
-    first of the highest. ``hand``: five increasing cards; ``work``: ``situation_work``."""
-    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, bounds, replace_bounds, after_buy = work
-    replace_bounds[:] = np.inf
+def _fill_unseen(hand, upcard, unseen):
+    """Write the cards outside the five of ``hand`` and the upcard to ``unseen``,
+    increasing."""
     seen = np.int64(1) << upcard
     for card in hand:
         seen |= np.int64(1) << card
@@ -567,6 +564,16 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
         if not (seen >> card) & 1:
             unseen[n] = card
             n += 1
+
+
+@njit(cache=True)
+def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, evs, work):
+    """The EV of every first option of a situation (``evs``; NaN where an option's proven
+    bound falls below the best: it cannot be the best) and the index of the best, the
+    first of the highest. ``hand``: five increasing cards; ``work``: ``situation_work``."""
+    unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, bounds, replace_bounds, after_buy = work
+    replace_bounds[:] = np.inf
+    _fill_unseen(hand, upcard, unseen)
     _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
     sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     evs[:] = np.nan
@@ -725,16 +732,9 @@ def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
     hand = six[:5].copy()
     work = _work(0, tables[4].shape[0])
     unseen, g0, rank2, ranks3, ranks4, vals5, g1grid = work[:7]
-    seen = np.int64(1) << upcard
-    for card in hand:
-        seen |= np.int64(1) << card
-    n, s = 0, 0
-    for card in range(52):
-        if not (seen >> card) & 1:
-            if card == six[5]:
-                s = n
-            unseen[n] = card
-            n += 1
+    _fill_unseen(hand, upcard, unseen)
+    n = unseen.shape[0]
+    s = np.searchsorted(unseen, six[5])
     _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
     sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     counts = np.empty(4, dtype=np.int64)
