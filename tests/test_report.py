@@ -6,8 +6,10 @@ from pypdf import PdfReader
 
 from simulate import report as report_module
 from simulate.cli import main
+from simulate.optimal_game import optimal_result
 from simulate.report import SECTIONS, build_report, write_report
 from simulate.simulation import run
+from simulate.variant import load_variant
 
 VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
 
@@ -47,6 +49,22 @@ def test_report_builds_for_every_variant(variant, tmp_path):
         assert figures["rtp_by_stake"] and figures["bonus_rtp"] is not None
         lite = [row for row in figures["rtp_by_stake"] if row["account"] == "LITE"]
         assert len(lite) == 2
+
+
+def test_a_report_of_optimal_play_with_draws_states_the_exact_whole_game():
+    """Oasis under optimal play: the exact figures are the whole game's (its table and
+    counts ship with the package), the simulation checked against them; every report
+    gives the optimal RTP and how it is known."""
+    exact = optimal_result(load_variant("oasis")).summary
+    report = build_report("oasis", "optimal", 20_000, seed=3, stake_rounds=4_096)
+    figures = report.figures
+    assert figures["method"] == "exact enumeration"
+    assert figures["rtp"] == exact["rtp"] == figures["optimal_rtp"]
+    assert figures["optimal_rtp_method"] == "exact, every draw"
+    assert abs(figures["deviation_in_standard_errors"]) < 3.3
+    basic = build_report("six-card", "basic", 4_096, seed=3, stake_rounds=4_096).figures
+    assert basic["optimal_rtp"] == optimal_result(load_variant("six-card")).summary["rtp"]
+    assert "lower bound" in basic["optimal_rtp_method"]
 
 
 def test_jurisdiction_verdicts_follow_the_table(tmp_path):
