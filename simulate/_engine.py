@@ -31,7 +31,7 @@ from ._settlement import (
     dealer_discard_jit,
     settle_jit,
 )
-from ._situation import after_buy_jit
+from ._situation import after_buy_jit, play_after_draw_jit
 from ._strategy import (
     AFTER_BUY,
     AFTER_DRAW,
@@ -172,6 +172,16 @@ def _seen_by_player(used, dealer):
 
 
 @njit(cache=True)
+def _exact_after_draw(v, exact, final, upcard, seen):
+    """PLAY or FOLD, exactly, every card seen dead: through the situation kernels' tables
+    where the strategy has them."""
+    if exact.grid.shape[0]:
+        tables = situation_tables_of_jit(exact)
+        return play_after_draw_jit(v, tables, lists_of_jit(exact), final, upcard, seen)
+    return after_draw_choice_jit(v, lists_of_jit(exact), final, upcard, seen)
+
+
+@njit(cache=True)
 def situation_keys_jit(key, start, stop, class_of, perm_of, perms):
     """The situation key (see ``_decisions``) of each round of ``start .. stop``."""
     keys = np.empty(stop - start, dtype=np.int64)
@@ -234,8 +244,7 @@ def play_round_jit(
             fees += draw_fees[6]
             _exchange(hand, 6, kept, state, used)
             if exactly:
-                seen = _seen_by_player(used, dealer)
-                action = after_draw_choice_jit(v, lists_of_jit(exact), hand, upcard, seen)
+                action = _exact_after_draw(v, exact, hand, upcard, _seen_by_player(used, dealer))
             else:
                 action = decide_jit(rules, AFTER_DRAW, hand, upcard)[0]
         folded = action == FOLD
@@ -249,7 +258,7 @@ def play_round_jit(
         else:
             if exactly:
                 seen = _seen_by_player(used, dealer)
-                action = after_draw_choice_jit(v, lists_of_jit(exact), hand[:5], upcard, seen)
+                action = _exact_after_draw(v, exact, hand[:5], upcard, seen)
             else:
                 action = decide_jit(rules, AFTER_DRAW, hand[:5], upcard)[0]
             folded = action == FOLD

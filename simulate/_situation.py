@@ -777,3 +777,80 @@ def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
     if choice >= 0:
         return REPLACE, 63 & ~(1 << choice)
     return action, kept
+
+
+@njit(cache=True)
+def _add_dealer_term(tables, lists, upcard, chosen, size, thresholds, sign, out, ordered):
+    """Add ``sign`` times the hands holding the upcard and chosen[:size] (increasing),
+    below each threshold and in all (``out[-1]``): a table look-up for one or two cards,
+    a search bracketed by the grid for three or four, the hand's value for five."""
+    k = 0
+    placed = False
+    for i in range(size):
+        if not placed and upcard < chosen[i]:
+            ordered[k] = upcard
+            k += 1
+            placed = True
+        ordered[k] = chosen[i]
+        k += 1
+    if not placed:
+        ordered[k] = upcard
+        k += 1
+    n_t = thresholds.shape[0]
+    out[n_t] += sign * comb_jit(51 - size, 4 - size)
+    if k == 5:
+        value = value5_jit(ordered[0], ordered[1], ordered[2], ordered[3], ordered[4])
+        for i in range(n_t):
+            out[i] += sign * (value < thresholds[i])
+        return
+    if k == 1:
+        for i in range(n_t):
+            out[i] += sign * np.int64(tables[0][upcard, thresholds[i]])
+        return
+    rank = set_rank_jit(ordered, k)
+    for i in range(n_t):
+        t = thresholds[i]
+        if k == 2:
+            out[i] += sign * np.int64(tables[1][rank, t])
+        elif k == 3:
+            out[i] += sign * _below(lists[2][rank], tables[2][rank], t, tables[5][t], tables[6][t])
+        else:
+            out[i] += sign * _below(lists[3][rank], tables[3][rank], t, tables[5][t], tables[6][t])
+
+
+@njit(cache=True)
+def play_after_draw_jit(v, tables, lists, final, upcard, seen_mask):
+    """PLAY or FOLD, exactly, for the final hand (5 or 6 cards): the dealer's hands
+    avoiding every card the player has seen (``seen_mask``), by inclusion-exclusion over
+    subsets of up to four of them, each term a look-up or a short search (the same
+    counts as ``_exact.dealer_counts_jit``, without its searches in the long lists)."""
+    dead = np.empty(12, dtype=np.int64)
+    n = 0
+    for card in range(52):
+        if (seen_mask >> card) & 1:
+            dead[n] = card
+            n += 1
+    if final.shape[0] == 6:
+        value = _value6(final)
+    else:
+        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+    thresholds = np.empty(3, dtype=np.int64)
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    out = np.zeros(4, dtype=np.int64)
+    chosen = np.empty(4, dtype=np.int64)
+    ordered = np.empty(5, dtype=np.int64)
+    _add_dealer_term(tables, lists, upcard, chosen, 0, thresholds, 1, out, ordered)
+    for a in range(n):
+        chosen[0] = dead[a]
+        _add_dealer_term(tables, lists, upcard, chosen, 1, thresholds, -1, out, ordered)
+        for b in range(a + 1, n):
+            chosen[1] = dead[b]
+            _add_dealer_term(tables, lists, upcard, chosen, 2, thresholds, 1, out, ordered)
+            for c in range(b + 1, n):
+                chosen[2] = dead[c]
+                _add_dealer_term(tables, lists, upcard, chosen, 3, thresholds, -1, out, ordered)
+                for d in range(c + 1, n):
+                    chosen[3] = dead[d]
+                    _add_dealer_term(tables, lists, upcard, chosen, 4, thresholds, 1, out, ordered)
+    ev = ev_from_counts_jit(v, value, _multiple(v, value), out[0], out[1], out[2], out[3])[0]
+    return PLAY if ev > -1.0 else FOLD

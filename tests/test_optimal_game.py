@@ -228,3 +228,29 @@ def test_the_choice_after_a_buy_equals_every_replacement_counted():
         assert pruned == after_buy_choice_jit(six_card.v, six_card.lists, six, upcard, replace_fee)
         actions.add(pruned[0])
     assert len(actions) == 3  # fold, play and replace all met
+
+
+@pytest.mark.parametrize("name", DRAW_VARIANTS)
+def test_the_fold_or_bet_after_a_draw_equals_the_search_in_the_long_lists(name):
+    """The engine's exact choice after a draw through the situation tables against the
+    same inclusion-exclusion with every term searched in the value lists."""
+    from simulate._decisions import after_draw_choice_jit
+
+    situation = Situation(name)
+    size = 6 if name == "six-card" else 5
+    rng = np.random.default_rng(4)
+    actions = set()
+    for seen_count in (6, 7, 8):
+        for _ in range(60):
+            cards = rng.choice(52, seen_count + 1, replace=False).astype(np.int64)
+            seen, upcard = cards[:seen_count], int(cards[seen_count])
+            final = seen[-size:].copy()
+            mask = int(sum(1 << int(c) for c in seen))
+            action = kernels.play_after_draw_jit(
+                situation.v, situation.tables, situation.lists, final, upcard, mask
+            )
+            assert action == after_draw_choice_jit(
+                situation.v, situation.lists, final, upcard, mask
+            )
+            actions.add(action)
+    assert len(actions) == 2
