@@ -151,10 +151,12 @@ def _range_key(variant) -> str:
     return f"{variant.rules_hash[:16]}-{code_hash()}"
 
 
-def _load_range(path: Path, key: str):
+def _load_range(path: Path, key: str, rows: int):
+    """A finished range of ``rows`` classes, if the file holds one made by this code for
+    these rules."""
     try:
         with np.load(path) as saved:
-            if str(saved["key"]) == key:
+            if str(saved["key"]) == key and len(saved["choices"]) == rows:
                 return saved["choices"], saved["cells"], saved["ev"]
     except (OSError, ValueError, KeyError):
         pass
@@ -188,7 +190,7 @@ def exact_optimal_game(
     for start in range(0, len(reps), RANGE_CLASSES):
         stop = min(start + RANGE_CLASSES, len(reps))
         path = _range_path(checkpoints, start)
-        done = _load_range(path, key)
+        done = _load_range(path, key, stop - start)
         if done is None:
             done = _compute_range(inputs, reps[start:stop], weights[start:stop])
             write_npz(path, key=np.array(key), choices=done[0], cells=done[1], ev=done[2])

@@ -186,6 +186,10 @@ def test_an_interrupted_analysis_resumes_to_the_same_figures(slice_of_oasis, tmp
     assert len(computed) == 1  # only the range that had not finished
     assert game.result.summary == whole.summary
     assert np.array_equal(game.choices, whole_choices)
+    with pytest.MonkeyPatch.context() as patch:  # a longer analysis redoes the short range
+        patch.setattr(optimal_game, "RANGE_CLASSES", 16)
+        longer = exact_optimal_game(load_variant("oasis"), tmp_path, classes=44)
+    assert np.array_equal(longer.choices[:40], whole_choices)
 
 
 def test_same_choices_and_counts_whatever_the_threads():
