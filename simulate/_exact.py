@@ -117,8 +117,9 @@ def count_below_jit(values, x):
 
 
 @njit(cache=True)
-def _add_term(lists, upcard, chosen, size, sign, thresholds, out, ordered):
-    """Add ``sign`` times the hands containing the upcard and ``chosen[:size]`` (increasing)."""
+def with_upcard_jit(upcard, chosen, size, ordered):
+    """Write the upcard and ``chosen[:size]`` (increasing) to ``ordered``, increasing;
+    returns how many cards that is."""
     k = 0
     placed = False
     for i in range(size):
@@ -131,6 +132,13 @@ def _add_term(lists, upcard, chosen, size, sign, thresholds, out, ordered):
     if not placed:
         ordered[k] = upcard
         k += 1
+    return k
+
+
+@njit(cache=True)
+def _add_term(lists, upcard, chosen, size, sign, thresholds, out, ordered):
+    """Add ``sign`` times the hands containing the upcard and ``chosen[:size]`` (increasing)."""
+    k = with_upcard_jit(upcard, chosen, size, ordered)
     n_thresholds = thresholds.shape[0]
     if k == 5:
         value = value5_jit(ordered[0], ordered[1], ordered[2], ordered[3], ordered[4])

@@ -35,6 +35,7 @@ from ._exact import (
     set_rank_jit,
     sort_into_jit,
     thrown_positions_jit,
+    with_upcard_jit,
 )
 from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
 
@@ -784,18 +785,7 @@ def _add_dealer_term(tables, lists, upcard, chosen, size, thresholds, sign, out,
     """Add ``sign`` times the hands holding the upcard and chosen[:size] (increasing),
     below each threshold and in all (``out[-1]``): a table look-up for one or two cards,
     a search bracketed by the grid for three or four, the hand's value for five."""
-    k = 0
-    placed = False
-    for i in range(size):
-        if not placed and upcard < chosen[i]:
-            ordered[k] = upcard
-            k += 1
-            placed = True
-        ordered[k] = chosen[i]
-        k += 1
-    if not placed:
-        ordered[k] = upcard
-        k += 1
+    k = with_upcard_jit(upcard, chosen, size, ordered)
     n_t = thresholds.shape[0]
     out[n_t] += sign * comb_jit(51 - size, 4 - size)
     if k == 5:
