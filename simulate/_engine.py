@@ -182,6 +182,16 @@ def _exact_after_draw(v, exact, final, upcard, seen):
 
 
 @njit(cache=True)
+def _exact_after_buy(v, exact, six, upcard, replace_fee):
+    """(action, cards kept) after a buy, exactly: through the situation kernels' tables
+    where the strategy has them."""
+    if exact.grid.shape[0]:
+        tables = situation_tables_of_jit(exact)
+        return after_buy_jit(v, tables, lists_of_jit(exact), six, upcard, replace_fee)
+    return after_buy_choice_jit(v, lists_of_jit(exact), six, upcard, replace_fee)
+
+
+@njit(cache=True)
 def situation_keys_jit(key, start, stop, class_of, perm_of, perms):
     """The situation key (see ``_decisions``) of each round of ``start .. stop``."""
     keys = np.empty(stop - start, dtype=np.int64)
@@ -230,13 +240,8 @@ def play_round_jit(
         fees += draw_fees[0]
         hand[5] = draw_card_jit(state, used)
         n = 6
-        if exactly and exact.grid.shape[0]:
-            tables = situation_tables_of_jit(exact)
-            action, kept = after_buy_jit(
-                v, tables, lists_of_jit(exact), hand, upcard, draw_fees[6]
-            )
-        elif exactly:
-            action, kept = after_buy_choice_jit(v, lists_of_jit(exact), hand, upcard, draw_fees[6])
+        if exactly:
+            action, kept = _exact_after_buy(v, exact, hand, upcard, draw_fees[6])
         else:
             action, kept = decide_jit(rules, AFTER_BUY, hand, upcard)
         if action == REPLACE:

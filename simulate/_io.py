@@ -5,19 +5,31 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import numpy as np
+
+
+@contextmanager
+def _replaced(path: Path, mode: str = "wb", **options) -> Iterator:
+    """A temporary file beside ``path`` that replaces it once written, so that a reader
+    (or an interrupted run) never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        mode, dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix, delete=False,
+        **options,
+    ) as tmp:  # fmt: skip
+        yield tmp
+    os.replace(tmp.name, path)
 
 
 def write_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file, so that a reader
-    (or an interrupted run) never sees half a file."""
+    """Write ``text`` to ``path``, atomically."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        "w", dir=path.parent, prefix=f".{path.name}.", delete=False, encoding="utf-8"
-    ) as tmp:
+    with _replaced(path, "w", encoding="utf-8") as tmp:
         tmp.write(text)
-    os.replace(tmp.name, path)
     return path
 
 
@@ -26,15 +38,9 @@ def write_json(path: str | Path, data) -> Path:
     return write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
-def write_npz(path: str | Path, **arrays) -> Path:
-    """Write arrays to a compressed ``.npz`` file, atomically."""
-    import numpy as np
-
+def write_npz(path: str | Path, compress: bool = True, **arrays) -> Path:
+    """Write arrays to an ``.npz`` file (compressed unless not ``compress``), atomically."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".npz", delete=False
-    ) as tmp:
-        np.savez_compressed(tmp, **arrays)
-    os.replace(tmp.name, path)
+    with _replaced(path) as tmp:
+        (np.savez_compressed if compress else np.savez)(tmp, **arrays)
     return path

@@ -21,15 +21,16 @@ table read, all in tables of a few tens of kilobytes.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from ._io import write_npz
 from .categories import Category
 
 TABLE_VERSION = 2
@@ -178,13 +179,8 @@ def cached_arrays(name: str, build: Callable[[], dict[str, np.ndarray]]) -> dict
     except (OSError, ValueError, KeyError):
         pass
     arrays = build()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
-            np.savez(tmp, **arrays)
-        os.replace(tmp.name, path)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        write_npz(path, compress=False, **arrays)
     return arrays
 
 

@@ -11,8 +11,6 @@ exactly as the round is played.
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -25,6 +23,7 @@ from . import _exact as kernels
 from . import _situation as situation_kernels
 from . import _strategy as rules_kernels
 from ._decisions import ExactDecisions, best_options_jit, no_situation_tables
+from ._io import write_npz
 from ._tables import cache_dir, cached_arrays
 from .exact import NO_DRAWS, _lists, _weigh_every_deal, first_options, needs_pair_tables
 from .optimal_game import optimal_table, situation_tables, supports_exact_draws
@@ -92,11 +91,9 @@ class OptimalPlay:
                     lambda: {"plays": _weigh_every_deal(self.variant, None)[-1]},
                 )["plays"]
             return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
-        if self.table is not None:
-            return self._arrays(
-                np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options
-            )
-        self.cover(engine.situation_keys_jit(key, start, stop, class_of, perm_of, perms), progress)
+        if self.table is None:
+            keys = engine.situation_keys_jit(key, start, stop, class_of, perm_of, perms)
+            self.cover(keys, progress)
         return self._arrays(np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options)
 
     def _arrays(self, plays, class_of, perm_of, perms, options) -> ExactDecisions:
@@ -186,12 +183,9 @@ class OptimalPlay:
         read-only cache folder only loses the memo)."""
         self._merge(*self._load())
         with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(
-                dir=self.path.parent, suffix=".npz", delete=False
-            ) as tmp:
-                np.savez(tmp, keys=self.keys, choices=self.choices, evs=self.evs)
-            os.replace(tmp.name, self.path)
+            write_npz(
+                self.path, compress=False, keys=self.keys, choices=self.choices, evs=self.evs
+            )
 
 
 OPTIMAL_DESCRIPTION = (

@@ -230,19 +230,31 @@ def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):
 
 def _cell_nets(variant) -> np.ndarray:
     """Net, in antes, and amount wagered of each cell (decision x outcome x category)."""
-    fees = {0: 0.0, 1: 0.0, 2: variant.buy_fee or 0.0, 8: (variant.buy_fee or 0.0)}
-    fees[8] += variant.replace_fee or 0.0
+    buy = variant.buy_fee or 0.0
+    fees = {
+        kernels.DECISION_FOLD: 0.0,
+        kernels.DECISION_PLAY: 0.0,
+        kernels.DECISION_BUY: buy,
+        kernels.DECISION_REPLACE: buy + (variant.replace_fee or 0.0),
+    }
     for k, fee in variant.exchange_fees.items():
-        fees[2 + k] = fee
+        fees[kernels.DECISION_BUY + k] = fee  # exchanging k cards
     nets = np.zeros((kernels.DECISIONS, kernels.OUTCOMES, kernels.CATEGORIES))
     wagers = np.zeros_like(nets)
     for decision, fee in fees.items():
         for category in range(kernels.CATEGORIES):
             win = variant.ante_pays + variant.bet * variant.bet_pays.get(Category(category), 0)
-            outcome_nets = [-1.0, variant.ante_pays_no_qualify, win, 0.0, -1.0 - variant.bet]
-            for outcome, net in enumerate(outcome_nets):
+            outcome_nets = {
+                kernels.OUTCOME_FOLD: -1.0,
+                kernels.OUTCOME_NO_QUALIFY: variant.ante_pays_no_qualify,
+                kernels.OUTCOME_WIN: win,
+                kernels.OUTCOME_PUSH: 0.0,
+                kernels.OUTCOME_LOSS: -1.0 - variant.bet,
+            }
+            for outcome, net in outcome_nets.items():
                 nets[decision, outcome, category] = net - fee
-                wagers[decision, outcome, category] = 1.0 + fee + variant.bet * (outcome > 0)
+                bet = 0.0 if outcome == kernels.OUTCOME_FOLD else variant.bet
+                wagers[decision, outcome, category] = 1.0 + fee + bet
     return nets.ravel(), wagers.ravel()
 
 

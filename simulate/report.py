@@ -265,13 +265,7 @@ def _weighed_optimal_play(variant: Variant, plan: Strategy) -> bool:
     """Whether the strategy is optimal play with draws as the whole-game analysis weighed
     it (there, the dealer's game is never bought)."""
     play = plan.exact_play
-    return (
-        play is not None
-        and play.draws
-        and play.table is not None
-        and variant.buy_game is None
-        and optimal_result(variant) is not None
-    )
+    return play is not None and play.draws and play.table is not None and variant.buy_game is None
 
 
 def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes):
