@@ -20,12 +20,18 @@ from ._io import write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .compare import compare
 from .evaluator import best_five, hand_category, hand_value
-from .exact import advise, exact_game
+from .exact import NO_DRAWS, advise, exact_game
 from .optimal_game import (
     default_exact_strategy,
     exact_optimal_game,
     save_table,
     supports_exact_draws,
+)
+from .optimal_sampled import (
+    SHORT_DRAWS,
+    discard_sampled,
+    sampled_optimum,
+    save_sampled_optimum,
 )
 from .optimize import optimize
 from .report import build_report, write_report
@@ -440,14 +446,33 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
     help="Optimal play with draws: weigh only the deals of the first N classes of hands "
     "(a partial analysis, for checks; no table is kept).",
 )
+@click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    help="Optimal play where more than two cards may be exchanged: situations weighed "
+    "to measure what the longer exchanges add (default 2000; about 1 s each).",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def exact_command(variant, strategy, out_dir, restart, table, classes, as_json) -> None:
+def exact_command(
+    variant, strategy, out_dir, restart, table, classes, samples, seed, as_json
+) -> None:
     """Weigh every deal of VARIANT exactly: integer counts per outcome, house edge,
-    element of risk, standard deviation, and for optimal play the strategy."""
+    element of risk, standard deviation, and for optimal play the strategy.
+
+    Where more than two cards may be exchanged, ``-s optimal`` enumerates the game
+    with draws of at most two cards (a lower bound) and measures what the longer
+    exchanges add on sampled situations."""
     game = load_variant(variant)
     folder = Path(out_dir or Path("results") / game.name)
     strategy = strategy or default_exact_strategy(game)
+    long_draws = strategy == "optimal" and game.has_draws and not supports_exact_draws(game)
+    if samples and not long_draws:
+        raise InputError("--samples goes with optimal play where 3 or more cards are exchanged")
+    if long_draws:
+        _exact_sampled(game, folder, restart, table, classes, samples or 2000, seed, as_json)
+        return
     if strategy == "optimal" and supports_exact_draws(game):
         result = _exact_with_draws(game, folder, restart, table, classes)
     elif classes or table:
@@ -506,6 +531,63 @@ def _exact_with_draws(game, folder: Path, restart: bool, table: str | None, clas
         raise InputError(f"--table {table}: {error.strerror}") from None
     shutil.rmtree(checkpoints, ignore_errors=True)
     return analysis.result
+
+
+def _exact_sampled(game, folder: Path, restart, table, classes, samples, seed, as_json) -> None:
+    """Optimal play with long exchanges: the short-draw game enumerated, then samples;
+    finished ranges and samples are kept (Ctrl-C: exit status 130)."""
+    if classes and table:
+        raise InputError("--table: a partial analysis (--classes) keeps no table")
+    if game.second_combination:
+        raise InputError(
+            f"{game.name}: optimal play with a second combination after a bought card is "
+            f"not weighed yet; {NO_DRAWS!r} weighs the best play without draws"
+        )
+    if restart:
+        discard_sampled(folder)
+    bar = tqdm(total=1, disable=not sys.stderr.isatty(), desc=game.name)
+
+    stages = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in stages:
+            stages.append(stage)
+            bar.reset(total)
+            bar.set_description(f"{game.name}, {stage}")
+        bar.update(done - bar.n)
+
+    try:
+        result = sampled_optimum(
+            game, folder, samples, seed=seed, progress=progress, classes=classes
+        )
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(
+            f"interrupted: what finished is kept in {folder}; run the same command to resume",
+            err=True,
+        )
+        sys.exit(130)
+    bar.close()
+    data = result.to_json()
+    try:
+        if not classes:
+            save_sampled_optimum(result, Path(table) if table else None)
+        write_json(folder / "exact-optimal.json", data)
+        table_csv = result.short.table.to_csv(index=False)
+        write_atomic(folder / f"exact-optimal-draws{SHORT_DRAWS}-table.csv", table_csv)
+    except OSError as error:
+        raise InputError(f"cannot write to {folder}: {error.strerror}") from None
+    if as_json:
+        print_json(data)
+        return
+    click.echo(
+        f"{game.title} ({game.name}), optimal play: exchanges of at most {SHORT_DRAWS} cards "
+        f"enumerated, {result.samples:,} situations sampled ({result.seconds:.1f} s)"
+    )
+    _print_figures(result.summary())
+    click.echo(f"\nthe game with exchanges of at most {SHORT_DRAWS} cards, every deal weighed")
+    _print_figures(result.short.summary)
+    _print_frame(result.short.table, "its return table")
 
 
 @main.command("optimize")

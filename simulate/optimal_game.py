@@ -31,14 +31,14 @@ from ._exact import canonical_hands_jit
 from ._io import write_npz
 from ._tables import cache_dir
 from .categories import Category
-from .exact import NO_DRAWS, ExactResult, _lists, exact_game, first_options
+from .exact import NO_DRAWS, ExactResult, _lists, first_options
 
 __all__ = [
     "OptimalGame",
     "default_exact_strategy",
     "exact_optimal_game",
     "optimal_result",
-    "optimal_rtp",
+    "optimal_result_of_totals",
     "optimal_table",
     "save_table",
     "supports_exact_draws",
@@ -207,6 +207,12 @@ def exact_optimal_game(
     return OptimalGame(result, choices, totals)
 
 
+def optimal_result_of_totals(variant, totals: np.ndarray, seconds: float) -> ExactResult:
+    """The whole game's figures from its counts (as ``OptimalGame.totals`` holds them)."""
+    unit = unit_factors(variant)[1]
+    return _result(variant, totals, int(totals.sum()) // unit, unit, seconds)
+
+
 def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):
     choices = np.empty((len(reps), 52), dtype=np.uint8)
     evs = np.empty((len(reps), 52))
@@ -357,21 +363,6 @@ def optimal_table(variant) -> np.ndarray | None:
     into the cache; None where neither has it."""
     saved = _saved_table(variant)
     return None if saved is None else saved["choices"]
-
-
-def optimal_rtp(variant) -> dict:
-    """The RTP under optimal play, and how it is known: exact enumeration where the game
-    is weighed (without draws, or with draws from the saved counts), else None."""
-    if not variant.has_draws:
-        return {"rtp": exact_game(variant, "optimal").summary["rtp"], "method": "exact"}
-    result = optimal_result(variant) if supports_exact_draws(variant) else None
-    if result is None:
-        reason = "not weighed yet" if supports_exact_draws(variant) else "not computed here"
-        return {"rtp": None, "method": reason}
-    method = "exact, every draw"
-    if variant.buy_game is not None:
-        method += "; the dealer's game never bought (a lower bound)"
-    return {"rtp": result.summary["rtp"], "method": method}
 
 
 def optimal_result(variant) -> ExactResult | None:

@@ -30,7 +30,8 @@ from fpdf import FPDF
 from . import __version__
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
-from .optimal_game import optimal_result, optimal_rtp
+from .optimal_game import optimal_result
+from .optimal_sampled import optimal_rtp
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run
 from .strategy import Strategy, load_strategy

@@ -207,6 +207,22 @@ def load_variant(name_or_path: str | Path) -> Variant:
         return _read_variant(real_path, f"{name_or_path}.toml", str(file))
 
 
+def with_draws_up_to(variant: Variant, cards: int) -> Variant:
+    """The variant with exchanges of at most ``cards`` cards: a game of its own, with its
+    own name and rules hash (its optimal play bounds the full game's from below)."""
+    data = json.loads(json.dumps(variant.data))
+    decisions = data.get("decisions", {})
+    exchange = {k: fee for k, fee in decisions.get("exchange", {}).items() if int(k) <= cards}
+    decisions["exchange"] = exchange
+    if "exchange_forces_bet" in decisions:
+        decisions["exchange_forces_bet"] = [
+            k for k in decisions["exchange_forces_bet"] if k <= cards
+        ]
+    data["name"] = f"{variant.name}-draws{cards}"
+    data["title"] = f"{variant.title}, exchanging at most {cards} cards"
+    return _parse(Table(data, data["name"]), variant.file, data)
+
+
 def _category(table: Table, key: str, ace_king: bool) -> Category:
     try:
         category = Category.from_key(key)

@@ -1,0 +1,372 @@
+"""The optimal RTP of a variant that exchanges up to five cards, measured.
+
+Its whole game cannot be enumerated here, but the same game restricted to
+draws of at most two cards can (``optimal_game``): optimal play there is a
+strategy of the full game, so its exact RTP bounds the optimal RTP from below.
+What the longer exchanges add is measured on situations (class of five
+cards, upcard) sampled as often as they are dealt, every option of each
+weighed exactly: the gain of a situation is how much its best exchange of
+three or more cards beats its best other option (zero where none does).
+
+Samples are drawn in blocks, each from its own stream of the seed, and the
+samples weighed so far are written to a checkpoint file after each block: a
+longer run extends them, and the figures do not depend on how the run was
+split.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SHORT_DRAWS",
+    "SampledOptimum",
+    "discard_sampled",
+    "optimal_rtp",
+    "sampled_optimum",
+    "save_sampled_optimum",
+    "saved_sampled_optimum",
+    "short_game",
+]
+
+import functools
+import hashlib
+import math
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from ._decisions import EXCHANGE, best_options_jit
+from ._exact import canonical_hands_jit, thrown_count_jit
+from ._io import write_npz
+from ._tables import cache_dir
+from .exact import ExactResult, _lists, exact_game, first_options, needs_pair_tables
+from .optimal_game import (
+    exact_optimal_game,
+    optimal_result,
+    optimal_result_of_totals,
+    supports_exact_draws,
+)
+from .variant import Variant, with_draws_up_to
+
+SAMPLED_VERSION = 1
+SHORT_DRAWS = 2
+"""The longest exchange of the enumerated game."""
+BLOCK = 20
+"""Situations weighed between two checkpoints."""
+_SAMPLE_ARRAYS = {"classes": np.int32, "upcards": np.int8, "short_evs": float, "long_evs": float}
+Z_999 = 3.2905267314919255
+"""The normal quantile of a two-sided 99.9% interval."""
+_SOURCES = ("_decisions.py", "_exact.py", "_evaluator.py", "_tables.py", "_settlement.py")
+
+
+@dataclass
+class SampledOptimum:
+    """Optimal play of a variant with long exchanges: the enumerated short-draw game and
+    the sampled gain of the longer exchanges."""
+
+    variant: Variant
+    short: ExactResult
+    """The game restricted to exchanges of at most ``short_draws`` cards, enumerated."""
+    short_totals: np.ndarray
+    """Its counts of every (first decision, outcome, final category) cell."""
+    classes: np.ndarray
+    upcards: np.ndarray
+    short_evs: np.ndarray
+    """Each sampled situation's best EV without the long exchanges, in antes."""
+    long_evs: np.ndarray
+    """Its best EV of a longer exchange."""
+    seed: int
+    seconds: float
+    short_draws: int = SHORT_DRAWS
+
+    @property
+    def gains(self) -> np.ndarray:
+        """What the longer exchanges add to each sampled situation, in antes."""
+        return np.maximum(0.0, self.long_evs - self.short_evs)
+
+    @property
+    def samples(self) -> int:
+        return len(self.gains)
+
+    def summary(self) -> dict:
+        """The figures: the lower bound (exact), the estimate and its interval."""
+        gains = self.gains
+        n = len(gains)
+        mean = float(gains.mean())
+        sd = float(gains.std(ddof=1))
+        half = Z_999 * sd / math.sqrt(n)
+        low = self.short.summary["rtp"]
+        return {
+            "rtp": low + mean,
+            "rtp_interval_999": [low + max(0.0, mean - half), low + mean + half],
+            "rtp_lower_bound": low,
+            "house_edge_upper_bound_fraction": self.short.summary["house_edge_fraction"],
+            "long_exchange_gain": mean,
+            "long_exchange_gain_sd": sd,
+            "long_exchange_gain_half_width_999": half,
+            "samples": n,
+            "samples_improved": int((gains > 0).sum()),
+            "largest_gain": float(gains.max()),
+            "seed": self.seed,
+        }
+
+    def to_json(self) -> dict:
+        return {
+            "software": {"studsim": __version__},
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "variant": self.variant.record(),
+            "strategy": "optimal",
+            "method": (
+                f"the game restricted to exchanges of at most {self.short_draws} cards "
+                "enumerated exactly (every deal and draw; its optimal play is a strategy of "
+                "the full game, so its RTP is a lower bound), plus the mean gain of the "
+                f"longer exchanges over {self.samples} situations (class of five cards, "
+                "upcard) sampled as often as they are dealt, every option of each weighed "
+                "exactly; the interval is the normal approximation of that mean, its lower "
+                "end never below the bound; the dealer's game never bought"
+            ),
+            "summary": self.summary(),
+            "short_draws": self.short.to_json(),
+            "seconds": self.seconds,
+        }
+
+
+def short_game(
+    variant: Variant,
+    folder: Path,
+    progress=None,
+    *,
+    short_draws: int = SHORT_DRAWS,
+    classes: int | None = None,
+) -> tuple[ExactResult, np.ndarray]:
+    """The enumerated game with exchanges of at most ``short_draws`` cards and its counts,
+    kept in ``folder`` (resumed from its ranges while unfinished); ``classes``: only the
+    deals of the first classes of hands (for checks)."""
+    short = with_draws_up_to(variant, short_draws)
+    stem = f"draws{short_draws}" + (f"-classes{classes}" if classes else "")
+    path = folder / f"optimal-{stem}.npz"
+    key = _key(short)
+    try:
+        with np.load(path) as saved:
+            if str(saved["key"]) == key:
+                totals = saved["totals"]
+                return optimal_result_of_totals(short, totals, float(saved["seconds"])), totals
+    except (OSError, ValueError, KeyError):
+        pass
+    ranges = folder / f"{stem}-ranges"
+    game = exact_optimal_game(short, ranges, progress=progress, classes=classes)
+    seconds = game.result.seconds
+    write_npz(path, key=np.array(key), totals=game.totals, seconds=np.array(seconds))
+    shutil.rmtree(ranges, ignore_errors=True)
+    return game.result, game.totals
+
+
+def sampled_optimum(
+    variant: Variant,
+    folder: Path,
+    samples: int,
+    *,
+    seed: int = 0,
+    progress: Callable[[str, int, int], None] | None = None,
+    short_draws: int = SHORT_DRAWS,
+    classes: int | None = None,
+) -> SampledOptimum:
+    """Optimal play of ``variant``: the short-draw game enumerated, then ``samples``
+    situations weighed (those already in ``folder`` for this seed are reused);
+    ``progress`` is called with the stage, the work done and its total. ``classes``:
+    the game of the first classes of hands only (for checks)."""
+    start = time.perf_counter()
+    stage = progress and functools.partial(progress, "enumerated")
+    short, totals = short_game(variant, folder, stage, short_draws=short_draws, classes=classes)
+    path = folder / f"optimal-samples-seed{seed}.npz"
+    key = f"{_key(variant)}-{short_draws}-{classes}-{seed}"
+    done = _load_samples(path, key)
+    wanted = math.ceil(samples / BLOCK)
+    for block in range(len(done["classes"]) // BLOCK, wanted):
+        chosen, upcards = sample_situations(seed, block, classes)
+        weighed = situation_gains(variant, chosen, upcards, short_draws)
+        done = {name: np.concatenate([done[name], weighed[name]]) for name in done}
+        write_npz(path, key=np.array(key), **done)
+        if progress:
+            progress("sampled", min(samples, (block + 1) * BLOCK), samples)
+    joined = {name: values[:samples] for name, values in done.items()}
+    return SampledOptimum(
+        variant,
+        short,
+        totals,
+        joined["classes"],
+        joined["upcards"],
+        joined["short_evs"],
+        joined["long_evs"],
+        seed,
+        time.perf_counter() - start,
+        short_draws,
+    )
+
+
+def discard_sampled(folder: Path) -> None:
+    """Delete what an earlier sampled analysis kept in ``folder``."""
+    for path in (*folder.glob("optimal-samples-seed*.npz"), *folder.glob("optimal-draws*.npz")):
+        path.unlink()
+    for path in folder.glob("draws*-ranges"):
+        shutil.rmtree(path)
+
+
+def optimal_rtp(variant: Variant) -> dict:
+    """The RTP under optimal play and how it is known: exact enumeration where the game
+    is weighed (without draws, or with draws from the saved counts), sampled where
+    longer exchanges were measured, else None."""
+    if not variant.has_draws:
+        return {"rtp": exact_game(variant, "optimal").summary["rtp"], "method": "exact"}
+    never_bought = "; the dealer's game never bought" if variant.buy_game else ""
+    if supports_exact_draws(variant):
+        result = optimal_result(variant)
+        if result is None:
+            return {"rtp": None, "method": "not weighed yet"}
+        bound = " (a lower bound)" if variant.buy_game else ""
+        return {"rtp": result.summary["rtp"], "method": f"exact, every draw{never_bought}{bound}"}
+    sampled = saved_sampled_optimum(variant)
+    if sampled is None:
+        return {"rtp": None, "method": "not computed here"}
+    figures = sampled.summary()
+    low, high = figures["rtp_interval_999"]
+    return {
+        "rtp": figures["rtp"],
+        "method": f"exact to {sampled.short_draws}-card draws + {figures['samples']:,} "
+        f"sampled situations; 99.9% interval {low:.4f} to {high:.4f}{never_bought}",
+    }
+
+
+def sampled_name(variant: Variant) -> str:
+    """File name of a variant's saved sampled optimum."""
+    return f"{variant.name}-optimal-sampled-v{SAMPLED_VERSION}-{variant.rules_hash[:16]}.npz"
+
+
+def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Path:
+    """Keep the short-draw game's counts and the samples in the cache (and at ``path``)."""
+    arrays = {
+        "totals": result.short_totals,
+        "short_seconds": np.array(result.short.seconds),
+        "short_draws": np.array(result.short_draws),
+        "classes": result.classes,
+        "upcards": result.upcards,
+        "short_evs": result.short_evs,
+        "long_evs": result.long_evs,
+        "seed": np.array(result.seed),
+        "seconds": np.array(result.seconds),
+    }
+    for target in (cache_dir() / sampled_name(result.variant), path):
+        if target is not None:
+            write_npz(target, **arrays)
+    return cache_dir() / sampled_name(result.variant)
+
+
+def saved_sampled_optimum(variant: Variant) -> SampledOptimum | None:
+    """The sampled optimum shipped with the package or computed into the cache."""
+    shipped = resources.files("simulate") / "tables" / sampled_name(variant)
+    for path in (shipped, cache_dir() / sampled_name(variant)):
+        try:
+            with resources.as_file(path) as real, np.load(real) as saved:
+                short_draws = int(saved["short_draws"])
+                totals, seconds = saved["totals"], float(saved["short_seconds"])
+                short = with_draws_up_to(variant, short_draws)
+                return SampledOptimum(
+                    variant,
+                    optimal_result_of_totals(short, totals, seconds),
+                    totals,
+                    saved["classes"],
+                    saved["upcards"],
+                    saved["short_evs"],
+                    saved["long_evs"],
+                    int(saved["seed"]),
+                    float(saved["seconds"]),
+                    short_draws,
+                )
+        except (OSError, ValueError, KeyError):
+            continue
+    return None
+
+
+def _key(variant: Variant) -> str:
+    digest = hashlib.sha256()
+    folder = resources.files("simulate")
+    for name in _SOURCES:
+        digest.update((folder / name).read_bytes())
+    return f"{variant.rules_hash[:16]}-{digest.hexdigest()[:16]}"
+
+
+def _load_samples(path: Path, key: str) -> dict:
+    """The samples weighed so far for this key (whole blocks), else none."""
+    try:
+        with np.load(path) as saved:
+            if str(saved["key"]) == key:
+                return {name: saved[name] for name in _SAMPLE_ARRAYS}
+    except (OSError, ValueError, KeyError):
+        pass
+    return {name: np.zeros(0, dtype=dtype) for name, dtype in _SAMPLE_ARRAYS.items()}
+
+
+@functools.cache
+def _class_weights() -> tuple[np.ndarray, np.ndarray]:
+    reps, weights = canonical_hands_jit()
+    return reps, weights
+
+
+def sample_situations(
+    seed: int, block: int, classes: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A block of situations, each drawn with the probability it is dealt: (class indices,
+    upcards); among the first ``classes`` classes if given. The block's stream depends
+    on the seed and the block's number only."""
+    reps, weights = _class_weights()
+    cumulative = np.cumsum(weights[:classes])
+    rng = np.random.default_rng([seed, block])
+    chosen = np.searchsorted(cumulative, rng.integers(0, cumulative[-1], BLOCK), side="right")
+    upcards = np.empty(BLOCK, dtype=np.int64)
+    for i, position in enumerate(rng.integers(0, 52 - 5, BLOCK)):
+        upcards[i] = np.setdiff1d(np.arange(52), reps[chosen[i]])[position]
+    return chosen, upcards
+
+
+def situation_gains(
+    variant: Variant, classes: np.ndarray, upcards: np.ndarray, short_draws: int = SHORT_DRAWS
+) -> dict:
+    """For situations (class indices, upcards): the best EV of the options drawing at most
+    ``short_draws`` cards and of the longer exchanges, every option weighed exactly."""
+    hands = _class_weights()[0][classes]
+    options = first_options(variant)[0]
+    thrown = np.array([thrown_count_jit(keep) for keep in options[:, 1]])
+    long = (options[:, 0] == EXCHANGE) & (thrown > short_draws)
+    return {
+        "classes": classes.astype(np.int32),
+        "upcards": upcards.astype(np.int8),
+        "short_evs": _best_evs(variant, hands, upcards, options[~long]),
+        "long_evs": _best_evs(variant, hands, upcards, options[long]),
+    }
+
+
+def _best_evs(variant: Variant, hands, upcards, options) -> np.ndarray:
+    if not len(options):
+        return np.full(len(hands), -np.inf)
+    fees, forced = variant.draw_arrays()
+    choice = np.empty(len(hands), dtype=np.int64)
+    evs = np.empty(len(hands))
+    best_options_jit(
+        variant.arrays(),
+        _lists(),
+        hands,
+        upcards.astype(np.int64),
+        options,
+        fees,
+        forced,
+        needs_pair_tables(variant),
+        choice,
+        evs,
+    )
+    return evs

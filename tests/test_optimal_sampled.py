@@ -1,0 +1,194 @@
+"""Optimal play where long exchanges forbid enumeration: the short-draw game, the
+sampled gains of the longer exchanges, and the estimate against an enumerable game."""
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulate import _situation as kernels
+from simulate.cli import main
+from simulate.exact import _lists, first_options
+from simulate.optimal_game import exact_optimal_game, situation_tables, supports_exact_draws
+from simulate.optimal_sampled import (
+    BLOCK,
+    Z_999,
+    _class_weights,
+    optimal_rtp,
+    sample_situations,
+    sampled_optimum,
+    save_sampled_optimum,
+    saved_sampled_optimum,
+    situation_gains,
+)
+from simulate.variant import load_variant, with_draws_up_to
+
+
+def test_the_short_draw_game_is_a_variant_of_its_own():
+    full = load_variant("oasis-classic")
+    short = with_draws_up_to(full, 2)
+    assert short.exchange_fees == {1: 1.0, 2: 2.0}
+    assert not short.exchange_forces_bet and full.exchange_forces_bet == {5}
+    assert short.rules_hash != full.rules_hash and short.name == "oasis-classic-draws2"
+    assert supports_exact_draws(short) and not supports_exact_draws(full)
+    assert with_draws_up_to(full, 5).exchange_fees == full.exchange_fees
+
+
+@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125"])
+def test_short_evs_equal_the_enumerating_kernel_of_the_short_game(name):
+    """The sampled situations' best short-draw EVs are those the whole-game kernel weighs."""
+    variant = load_variant(name)
+    classes, upcards = sample_situations(seed=7, block=0)
+    classes, upcards = classes[:3], upcards[:3]
+    gains = situation_gains(variant, classes, upcards)
+    short = with_draws_up_to(variant, 2)
+    v, lists = short.arrays(), _lists()
+    fees, forced = short.draw_arrays()
+    choice, evs = np.empty(3, dtype=np.int64), np.empty(3)
+    hands = _class_weights()[0][classes]
+    tables = situation_tables(lists, v)
+    options = first_options(short)[0]
+    kernels.best_options_jit(v, tables, lists, hands, upcards, options, fees, forced, choice, evs)
+    np.testing.assert_allclose(gains["short_evs"], evs, rtol=0, atol=1e-9)
+    assert np.all(gains["long_evs"] < 10)
+
+
+def test_situations_are_drawn_as_often_as_they_are_dealt():
+    reps, weights = _class_weights()
+    classes, upcards = sample_situations(seed=1, block=0)
+    assert len(classes) == BLOCK
+    for cls, up in zip(classes, upcards, strict=True):
+        assert up not in reps[cls]
+    again = sample_situations(seed=1, block=0)
+    assert np.array_equal(classes, again[0]) and np.array_equal(upcards, again[1])
+    assert not np.array_equal(classes, sample_situations(seed=1, block=1)[0])
+    # among the first 3 classes (weights 4, 24, 12 hands), class frequencies follow weights
+    many = np.concatenate([sample_situations(1, b, classes=3)[0] for b in range(30)])
+    share = np.bincount(many, minlength=3) / len(many)
+    expected = weights[:3] / weights[:3].sum()
+    se = np.sqrt(expected * (1 - expected) / len(many))
+    assert np.all(np.abs(share - expected) < 4 * se)
+
+
+@pytest.fixture(scope="module")
+def cheap_exchanges(tmp_path_factory):
+    """Oasis with cheap exchanges, so that two-card exchanges are often best: a game
+    whose deals can all be weighed, to check the sampled estimate against."""
+    folder = tmp_path_factory.mktemp("cheap")
+    text = (resources.files("simulate") / "variants" / "oasis.toml").read_text()
+    text = text.replace("exchange = { 1 = 1, 2 = 1.5 }", "exchange = { 1 = 0.5, 2 = 0.25 }")
+    text = text.replace('name = "oasis"', 'name = "cheap-oasis"')
+    (folder / "cheap.toml").write_text(text)
+    return load_variant(folder / "cheap.toml"), folder
+
+
+CLASSES = 100
+
+
+def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges):
+    variant, folder = cheap_exchanges
+    exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
+    sampled = sampled_optimum(variant, folder / "sampled", 300, seed=2, short_draws=1,
+                              classes=CLASSES)  # fmt: skip
+    figures = sampled.summary()
+    assert figures["rtp_lower_bound"] <= exact
+    assert figures["samples_improved"] > 30
+    low, high = figures["rtp_interval_999"]
+    assert low <= exact <= high
+    assert high - low <= 2 * Z_999 * figures["long_exchange_gain_sd"] / np.sqrt(300) + 1e-12
+
+
+def test_the_gains_add_up_to_the_enumerated_game_on_every_situation(cheap_exchanges):
+    """Best EV = best short-draw EV + gain, situation by situation, against the
+    enumerating kernel of the whole game."""
+    variant, _ = cheap_exchanges
+    reps, _ = _class_weights()
+    classes = np.repeat(np.arange(60, 62), 47)
+    upcards = np.concatenate([np.setdiff1d(np.arange(52), reps[c]) for c in (60, 61)])
+    gains = situation_gains(variant, classes, upcards, short_draws=1)
+    v, lists = variant.arrays(), _lists()
+    fees, forced = variant.draw_arrays()
+    choice, evs = np.empty(len(classes), dtype=np.int64), np.empty(len(classes))
+    kernels.best_options_jit(
+        v, situation_tables(lists, v), lists, reps[classes], upcards,
+        first_options(variant)[0], fees, forced, choice, evs,
+    )  # fmt: skip
+    best = gains["short_evs"] + np.maximum(0, gains["long_evs"] - gains["short_evs"])
+    np.testing.assert_allclose(best, evs, rtol=0, atol=1e-9)
+    assert np.any(gains["long_evs"] > gains["short_evs"])
+
+
+def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, monkeypatch):
+    variant, folder = cheap_exchanges
+    first = sampled_optimum(variant, folder / "runs", 150, seed=5, short_draws=1,
+                            classes=CLASSES)  # fmt: skip
+    assert (folder / "runs" / "optimal-samples-seed5.npz").exists()
+    import simulate.optimal_sampled as module
+
+    weighed = []
+    original = module.situation_gains
+
+    def counting(*args, **kwargs):
+        weighed.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "situation_gains", counting)
+    longer = sampled_optimum(variant, folder / "runs", 250, seed=5, short_draws=1,
+                             classes=CLASSES)  # fmt: skip
+    assert len(weighed) == 5  # the blocks after the first 160 samples
+    assert np.array_equal(longer.gains[:150], first.gains)
+    other = sampled_optimum(variant, folder / "runs", 100, seed=6, short_draws=1,
+                            classes=CLASSES)  # fmt: skip
+    assert not np.array_equal(other.classes, longer.classes[:100])
+
+
+def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monkeypatch):
+    variant, folder = cheap_exchanges
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
+    result = sampled_optimum(variant, folder / "runs", 100, seed=5, short_draws=1,
+                             classes=CLASSES)  # fmt: skip
+    long_variant = load_variant(folder / "cheap.toml")
+    save_sampled_optimum(result, tmp_path / "copy.npz")
+    saved = saved_sampled_optimum(long_variant)
+    assert saved is not None and saved.summary() == result.summary()
+    assert (tmp_path / "copy.npz").exists()
+
+
+def test_optimal_rtp_says_how_it_is_known():
+    assert optimal_rtp(load_variant("caribbean"))["method"] == "exact"
+    known = optimal_rtp(load_variant("oasis-classic"))
+    assert known["rtp"] is None or "sampled" in known["method"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["exact", "oasis", "--samples", "10"], "--samples goes with"),
+        (["exact", "russian", "-s", "optimal"], "second combination"),
+        (["exact", "oasis-classic", "-s", "optimal", "--classes", "5", "--table", "t"], "--table"),
+    ],
+)
+def test_impossible_options_are_one_line_errors(args, message):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_the_command_measures_a_variant_with_long_exchanges(cheap_exchanges, tmp_path):
+    _, folder = cheap_exchanges
+    text = (folder / "cheap.toml").read_text()
+    text = text.replace("2 = 0.25 }", "2 = 0.25, 3 = 0.25 }")
+    (tmp_path / "three.toml").write_text(text)
+    args = ["exact", str(tmp_path / "three.toml"), "-s", "optimal", "--classes", "30"]
+    args += ["--samples", "20", "--out-dir", str(tmp_path / "out"), "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    figures = data["summary"]
+    assert figures["samples"] == 20 and figures["seed"] == 1
+    assert figures["rtp"] >= figures["rtp_lower_bound"]
+    assert data["short_draws"]["variant"]["name"] == "cheap-oasis-draws2"
+    assert (tmp_path / "out" / "exact-optimal.json").exists()
+    assert (tmp_path / "out" / "optimal-samples-seed1.npz").exists()
