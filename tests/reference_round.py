@@ -1,17 +1,20 @@
 """A plain-Python round, for checking the numba engine: same cards, same
-decisions, settled by the public settlement API."""
+decisions (the strategy's kernel), fees, settlement, the dealer's exchange and
+the bonus by the plain-Python referee from the variant file as written."""
 
 import numpy as np
 
 from simulate import _engine as engine
 from simulate import _strategy as k
-from simulate.cards import parse_cards
-from simulate.evaluator import hand_category, hand_value
-from simulate.settlement import bonus_multiple, dealer_discard, settle
+from simulate.cards import format_card
+from simulate.settlement import Outcome
+
+from . import oracle
 
 
 def reference_round(variant, strategy, key, index):
-    """(won, lost, outcome, category, bonus, wager, decisions taken) of round ``index``."""
+    """(net, outcome, category, bonus, wager, decisions taken) of round ``index``."""
+    game = oracle.rules(variant.name)
     state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
     used = np.zeros(1, dtype=np.int64)
 
@@ -21,9 +24,12 @@ def reference_round(variant, strategy, key, index):
     def decide(point, cards):
         return k.decide_jit(strategy.rules, point, np.array(cards, dtype=np.int64), dealer[4])
 
+    def named(cards):
+        return [format_card(c) for c in cards]
+
     hand = [draw() for _ in range(5)]
     dealer = [draw() for _ in range(5)]
-    bonus = bonus_multiple(variant, hand) if variant.bonus_pays else 0.0
+    bonus = oracle.bonus(game, named(hand)) if "bonus" in game else 0.0
     taken, fees, folded = [], 0.0, False
     action, kept = decide(k.FIRST, hand)
     if action == k.FOLD:
@@ -33,12 +39,12 @@ def reference_round(variant, strategy, key, index):
         taken.append("play")
     elif action == k.BUY:
         taken.append("buy")
-        fees += variant.buy_fee
+        fees += oracle.fee(game, "buy")
         hand.append(draw())
         action, kept = decide(k.AFTER_BUY, hand)
         if action == k.REPLACE:
             taken.append("replace")
-            fees += variant.replace_fee
+            fees += oracle.fee(game, "replace")
             hand = [card if kept >> i & 1 else draw() for i, card in enumerate(hand)]
             action, kept = decide(k.AFTER_DRAW, hand)
         folded = action == k.FOLD
@@ -47,34 +53,41 @@ def reference_round(variant, strategy, key, index):
         thrown = 5 - bin(kept).count("1")
         taken.append(f"exchange {thrown}")
         hand = [card if kept >> i & 1 else draw() for i, card in enumerate(hand)]
-        fees += variant.exchange_fees[thrown]
-        if thrown in variant.exchange_forces_bet:
+        fees += oracle.fee(game, "exchange", thrown)
+        if oracle.forces_bet(game, thrown):
             taken.append("forced play")
         else:
             folded = decide(k.AFTER_DRAW, hand)[0] == k.FOLD
             taken.append("fold after draw" if folded else "play after draw")
     bought, after = False, None
-    if not folded and hand_value(dealer) < variant.qualifier_value and variant.buy_game:
-        discard = int(parse_cards(dealer_discard(variant, dealer))[0])
+    if not folded and not oracle.qualifies(game, named(dealer)) and "buy_game" in game:
+        discard = oracle.dealer_discard(game, named(dealer))
         if strategy.game_mode == engine.GAME_EXACT:
-            unseen = [c for c in range(52) if not used[0] >> c & 1]
-            declined = settle(variant, hand, dealer, fees=fees).net
-            trials = [[c if c != discard else new for c in dealer] for new in unseen]
+            unseen = [format_card(c) for c in range(52) if not used[0] >> c & 1]
+            declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
             gains = [
-                settle(variant, hand, dealer, fees=fees, bought_game=True, dealer_after=trial).net
-                for trial in trials
+                oracle.settle(
+                    game,
+                    named(hand),
+                    named(dealer),
+                    fees=fees,
+                    bought=True,
+                    dealer_after=[new if c == discard else c for c in named(dealer)],
+                )[0]
+                for new in unseen
             ]
             bought = sum(gains) / len(gains) > declined
         elif strategy.game_mode == engine.GAME_RULES:
             bought = decide(k.BUY_GAME, hand)[0] == k.BUY_THE_GAME
         taken.append("bought game" if bought else "declined game")
         if bought:
-            after = [c if c != discard else draw() for c in dealer]
-    result = settle(
-        variant, hand, dealer, folded=folded, fees=fees, bought_game=bought, dealer_after=after
-    )
-    wager = 1 + fees + (0 if folded else variant.bet)
-    if bought and not variant.buy_game.fee_is_ante:
-        wager += variant.buy_game.fee
-    category = hand_category(hand, ace_king=variant.ace_king)
-    return result.won, result.lost, int(result.outcome), int(category), bonus, wager, taken
+            after = [format_card(draw()) if c == discard else c for c in named(dealer)]
+    net, outcome = oracle.settle(
+        game, named(hand), named(dealer), folded=folded, fees=fees, bought=bought,
+        dealer_after=after,
+    )  # fmt: skip
+    wager = 1 + fees + (0 if folded else game["wagers"]["bet"])
+    if bought and not game["buy_game"].get("fee_is_ante", False):
+        wager += oracle.game_fee(game)
+    category = oracle.CATEGORIES.index(oracle.category(named(hand), game["hands"]["ace_king"]))
+    return net, int(Outcome[outcome]), category, bonus, wager, taken
