@@ -24,6 +24,16 @@ class DataFileError(ValueError):
     """A data file that cannot be read or does not say what it must."""
 
 
+def read_text(file: Path, label: str) -> str:
+    """A data file's text; its problem as a one-line ``DataFileError``."""
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise DataFileError(f"{label}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise DataFileError(f"{label}: not valid TOML: not UTF-8 text") from None
+
+
 class Table:
     """A TOML table read key by key; keys left unread at :meth:`done` are errors."""
 
@@ -35,13 +45,15 @@ class Table:
     @classmethod
     def load(cls, file: Path, label: str | None = None) -> Table:
         label = label or str(file)
+        return cls.parse(read_text(file, label), label)
+
+    @classmethod
+    def parse(cls, text: str, label: str) -> Table:
+        """The table of a TOML text."""
         try:
-            with open(file, "rb") as stream:
-                return cls(tomllib.load(stream), label)
+            return cls(tomllib.loads(text), label)
         except tomllib.TOMLDecodeError as error:
             raise DataFileError(f"{label}: not valid TOML: {error}") from None
-        except OSError as error:
-            raise DataFileError(f"{label}: cannot read: {error.strerror}") from None
 
     def key_path(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key

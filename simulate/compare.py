@@ -88,7 +88,7 @@ def compare(
     threads: int | None = None,
 ) -> Comparison:
     """Play each strategy on the same ``rounds`` deals of ``seed``."""
-    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    variant = load_variant(variant)
     if len(strategies) < 2:
         raise ValueError("a comparison needs at least two strategies")
     plans = [s if isinstance(s, Strategy) else load_strategy(s, variant) for s in strategies]

@@ -49,10 +49,6 @@ def _lists():
     return _LISTS
 
 
-def _variant(variant: Variant | str) -> Variant:
-    return variant if isinstance(variant, Variant) else load_variant(variant)
-
-
 def _distinct(cards: np.ndarray, what: str) -> None:
     if len(set(cards.tolist())) != len(cards):
         raise CardError(f"{what} repeat a card: {format_cards(cards)}")
@@ -67,7 +63,7 @@ def advise(
     upcard. With ``dealer`` (his five cards, not qualifying) the options are
     buying him a game or not, for the player's final ``hand``.
     """
-    variant = _variant(variant)
+    variant = load_variant(variant)
     cards = parse_cards(hand).astype(np.int64)
     up = parse_cards(upcard).astype(np.int64)
     if len(up) != 1:
@@ -201,7 +197,7 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
     strategy without draws) or, for ``"optimal"`` (in a variant without draws) and
     ``"optimal-no-draws"``, exactly when betting is worth more."""
     start = time.perf_counter()
-    variant = _variant(variant)
+    variant = load_variant(variant)
     name = strategy if isinstance(strategy, str) else strategy.name
     optimal = name in ("optimal", NO_DRAWS)
     if name == "optimal" and variant.has_draws:

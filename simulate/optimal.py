@@ -213,7 +213,7 @@ def optimal_strategy(
     With draws it reads the table of best first options where there is one (unless not
     ``table``), else a memo of situations kept in ``memo_folder`` (default: the cache
     folder)."""
-    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    variant = load_variant(variant)
     play = OptimalPlay(variant, draws, memo_folder, table)
     name = "optimal" if draws or not variant.has_draws else NO_DRAWS
     method = "exact fold or bet per hand class and upcard"

@@ -62,7 +62,14 @@ BLOCK = 20
 _SAMPLE_ARRAYS = {"classes": np.int32, "upcards": np.int8, "short_evs": float, "long_evs": float}
 Z_999 = 3.2905267314919255
 """The normal quantile of a two-sided 99.9% interval."""
-_SOURCES = ("_decisions.py", "_exact.py", "_evaluator.py", "_tables.py", "_settlement.py")
+_SOURCES = (
+    "_situation.py",
+    "_decisions.py",
+    "_exact.py",
+    "_evaluator.py",
+    "_tables.py",
+    "_settlement.py",
+)
 
 
 @dataclass

@@ -9,13 +9,12 @@ the same deals), one parameter at a time, until no change improves.
 
 from __future__ import annotations
 
-import tempfile
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from .simulation import run
-from .strategy import Strategy, load_strategy
+from .strategy import Strategy
 from .variant import Variant, load_variant
 
 __all__ = ["Family", "optimize"]
@@ -66,6 +65,10 @@ class Family:
             lines.append(f'\n[[{point}]]\naction = "fold"')
         return "\n".join(lines) + "\n"
 
+    def strategy(self, variant: Variant) -> Strategy:
+        """The member as a strategy of ``variant``."""
+        return Strategy.from_dict(tomllib.loads(self.toml(variant)), variant, "optimized")
+
     def describe(self, variant: Variant) -> str:
         text = f"Bet {self.bet_at_least} or better as dealt"
         if self.draws:
@@ -88,15 +91,12 @@ def optimize(
 ) -> tuple[Family, Strategy, float]:
     """The best member of the family by simulated RTP on common deals: (member, its
     strategy, its RTP on those deals)."""
-    variant = variant if isinstance(variant, Variant) else load_variant(variant)
-    folder = Path(tempfile.mkdtemp(prefix="studsim-optimize-"))
+    variant = load_variant(variant)
     scores: dict[Family, float] = {}
 
     def score(member: Family) -> float:
         if member not in scores:
-            path = folder / f"candidate-{len(scores)}.toml"
-            path.write_text(member.toml(variant))
-            rtp = run(variant, load_strategy(path, variant), rounds, seed=seed).summary["rtp"]
+            rtp = run(variant, member.strategy(variant), rounds, seed=seed).summary["rtp"]
             scores[member] = rtp
             if progress:
                 progress(member.describe(variant), rtp)
@@ -120,6 +120,4 @@ def optimize(
             candidate = replace(best, draws=toggled)
             if score(candidate) > score(best):
                 best, improved = candidate, True
-    path = folder / "best.toml"
-    path.write_text(best.toml(variant))
-    return best, load_strategy(path, variant), scores[best]
+    return best, best.strategy(variant), scores[best]

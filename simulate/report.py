@@ -140,7 +140,7 @@ def build_report(
     stake_rounds: int | None = None,
 ) -> Report:
     """Run and gather everything the report says."""
-    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    variant = load_variant(variant)
     plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
     simulation = run(variant, plan, rounds, seed=seed, threads=threads)
     sim = simulation.summary

@@ -70,10 +70,6 @@ def _cards(cards, sizes: tuple[int, ...], what: str) -> np.ndarray:
     return hand.astype(np.int8)
 
 
-def _variant(variant: Variant | str) -> Variant:
-    return variant if isinstance(variant, Variant) else load_variant(variant)
-
-
 def settle(
     variant: Variant | str,
     cards,
@@ -90,7 +86,7 @@ def settle(
     ``bought_game``: he bought the non-qualifying dealer an exchange, after
     which the dealer holds ``dealer_after``.
     """
-    variant = _variant(variant)
+    variant = load_variant(variant)
     player = _cards(cards, (5, 6), "the player's hand")
     dealt = _cards(dealer, (5,), "the dealer's hand")
     if set(player.tolist()) & set(dealt.tolist()):
@@ -119,12 +115,12 @@ def settle(
 def bet_multiple(variant: Variant | str, cards) -> float:
     """What the BET pays, N to 1, when these cards beat a qualifying dealer."""
     hand = _cards(cards, (5, 6), "the hand")
-    return float(kernels.bet_multiple_jit(_variant(variant).arrays(), hand, hand_value(hand)))
+    return float(kernels.bet_multiple_jit(load_variant(variant).arrays(), hand, hand_value(hand)))
 
 
 def bonus_multiple(variant: Variant | str, first_five) -> float:
     """The bonus bet's net result, in bonus bets, on the first five cards."""
-    variant = _variant(variant)
+    variant = load_variant(variant)
     if variant.bonus_pays is None:
         raise ValueError(f"{variant.name} has no bonus bet")
     return float(
@@ -134,7 +130,7 @@ def bonus_multiple(variant: Variant | str, first_five) -> float:
 
 def dealer_discard(variant: Variant | str, dealer) -> str:
     """The card the dealer exchanges when the player buys him a game."""
-    variant = _variant(variant)
+    variant = load_variant(variant)
     if variant.buy_game is None:
         raise ValueError(f"{variant.name}: buying the dealer a game is not offered")
     hand = _cards(dealer, (5,), "the dealer's hand")
@@ -154,7 +150,7 @@ def capped_net(
 
     ``bonus`` is the bonus bet's result in bonus bets (see :func:`bonus_multiple`).
     """
-    variant = _variant(variant)
+    variant = load_variant(variant)
     if isinstance(account, str):
         if account not in variant.accounts:
             known = ", ".join(variant.accounts) or "none"

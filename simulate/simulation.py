@@ -106,7 +106,7 @@ def run(
     plays). ``progress`` is called with the rounds done after each chunk.
     Ctrl-C stops after the chunk under way; the result holds the rounds done.
     """
-    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    variant = load_variant(variant)
     strategy = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
     if strategy.variant != variant.name:
         raise ValueError(

@@ -93,6 +93,17 @@ class Strategy:
     exact_play: Any = field(default=None, repr=False, compare=False)
     """For ``optimal``: its exact decisions (a ``simulate.optimal.OptimalPlay``)."""
 
+    @classmethod
+    def from_dict(
+        cls, data: dict, variant: Variant | str, source: str = "(in memory)"
+    ) -> Strategy:
+        """A strategy of ``variant`` from its rules as data, laid out as in a strategy file."""
+        root = Table(json.loads(json.dumps(data)), source)
+        try:
+            return _parse(root, load_variant(variant), source)
+        except DataFileError as error:
+            raise StrategyError(str(error)) from None
+
     def decisions(
         self, key: np.uint64, start: int, stop: int, progress: Callable | None = None
     ) -> ExactDecisions:
@@ -128,7 +139,7 @@ def strategy_names(variant: str) -> list[str]:
 
 def load_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
     """A shipped strategy of the variant by name (``basic``), or a strategy file by path."""
-    variant = variant if isinstance(variant, Variant) else load_variant(variant)
+    variant = load_variant(variant)
     if name_or_path in ("optimal", "optimal-no-draws"):
         from .optimal import optimal_strategy
 

@@ -10,6 +10,7 @@ loaded by its path and works the same way.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -19,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _evaluator
-from ._datafile import DataFileError, Table, data_hash, data_record
+from ._datafile import DataFileError, Table, data_hash, data_record, read_text
 from .cards import CardError, parse_cards
 from .categories import Category
 from .evaluator import hand_value
@@ -108,6 +109,23 @@ class Variant:
     data: dict = field(repr=False, compare=False)
     """The file's content, as read."""
 
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "(in memory)") -> Variant:
+        """A variant from its rules as data, laid out as in a variant file."""
+        data = json.loads(json.dumps(data))
+        try:
+            return _parse(Table(data, source), source, json.loads(json.dumps(data)))
+        except DataFileError as error:
+            raise VariantError(str(error)) from None
+
+    def replace(self, **tables: dict) -> Variant:
+        """This variant with tables of its rules changed, key by key:
+        ``oasis.replace(bet_pays={"four-of-a-kind": 20})``."""
+        data = json.loads(json.dumps(self.data))
+        for name, changes in tables.items():
+            data[name] = {**data.get(name, {}), **changes}
+        return Variant.from_dict(data, f"{self.name} (changed)")
+
     @property
     def categories(self) -> list[Category]:
         """The categories of this variant, lowest first."""
@@ -190,21 +208,22 @@ def variant_names() -> list[str]:
     )
 
 
-def load_variant(name_or_path: str | Path) -> Variant:
-    """A shipped variant by name (``oasis``), or a variant file by path."""
-    path = Path(name_or_path)
+def load_variant(variant: Variant | str | Path) -> Variant:
+    """A shipped variant by name (``oasis``), or a variant file by path (a variant is
+    returned as it is). Files are parsed once per content."""
+    if isinstance(variant, Variant):
+        return variant
+    path = Path(variant)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():
             raise VariantError(f"{path}: no such variant file")
         return _read_variant(path, str(path), str(path))
-    if str(name_or_path) not in variant_names():
+    if str(variant) not in variant_names():
         known = ", ".join(variant_names())
-        raise VariantError(
-            f"unknown variant {str(name_or_path)!r} (known: {known}; or a .toml path)"
-        )
-    file = resources.files("simulate") / "variants" / f"{name_or_path}.toml"
+        raise VariantError(f"unknown variant {str(variant)!r} (known: {known}; or a .toml path)")
+    file = resources.files("simulate") / "variants" / f"{variant}.toml"
     with resources.as_file(file) as real_path:
-        return _read_variant(real_path, f"{name_or_path}.toml", str(file))
+        return _read_variant(real_path, f"{variant}.toml", str(file))
 
 
 def with_draws_up_to(variant: Variant, cards: int) -> Variant:
@@ -220,7 +239,7 @@ def with_draws_up_to(variant: Variant, cards: int) -> Variant:
         ]
     data["name"] = f"{variant.name}-draws{cards}"
     data["title"] = f"{variant.title}, exchanging at most {cards} cards"
-    return _parse(Table(data, data["name"]), variant.file, data)
+    return Variant.from_dict(data, variant.file)
 
 
 def _category(table: Table, key: str, ace_king: bool) -> Category:
@@ -262,7 +281,16 @@ def _qualifier_value(table: Table, text: str) -> int:
 
 def _read_variant(file: Path, label: str, origin: str) -> Variant:
     try:
-        root = Table.load(file, label)
+        text = read_text(file, label)
+    except DataFileError as error:
+        raise VariantError(str(error)) from None
+    return _parsed_variant(text, label, origin)
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_variant(text: str, label: str, origin: str) -> Variant:
+    try:
+        root = Table.parse(text, label)
         return _parse(root, origin, json.loads(json.dumps(root.data)))
     except DataFileError as error:
         raise VariantError(str(error)) from None

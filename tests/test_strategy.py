@@ -3,7 +3,7 @@ import pytest
 
 from simulate import _strategy as k
 from simulate.cards import parse_cards
-from simulate.strategy import StrategyError, load_strategy, strategy_names
+from simulate.strategy import Strategy, StrategyError, load_strategy, strategy_names
 
 VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
 
@@ -227,3 +227,22 @@ def test_optimizer_improves_on_its_start_and_writes_a_loadable_strategy(tmp_path
     path = tmp_path / "best.toml"
     path.write_text(best.toml(oasis))
     assert load_strategy(path, "oasis").name == "optimized"
+
+
+def test_a_strategy_built_in_memory_equals_its_file():
+    basic = load_strategy("basic", "oasis")
+    built = Strategy.from_dict(basic.data, "oasis")
+    assert np.array_equal(built.rules, basic.rules) and built.rules_hash == basic.rules_hash
+    with pytest.raises(StrategyError, match=r"^\(in memory\): variant: the strategy is for"):
+        Strategy.from_dict(basic.data, "russian")
+
+
+def test_the_optimizer_writes_no_files(tmp_path, monkeypatch):
+    import tempfile
+
+    from simulate.optimize import optimize
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    _, strategy, rtp = optimize("caribbean", rounds=2_000, seed=3)
+    assert list(tmp_path.iterdir()) == []
+    assert strategy.name == "optimized" and 0.5 < rtp < 1.5

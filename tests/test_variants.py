@@ -4,7 +4,7 @@ import pytest
 
 from simulate.categories import Category
 from simulate.evaluator import hand_value
-from simulate.variant import VariantError, load_variant, variant_names
+from simulate.variant import Variant, VariantError, load_variant, variant_names
 
 SHIPPED = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
 VARIANTS = Path(__file__).resolve().parents[1] / "simulate" / "variants"
@@ -185,3 +185,39 @@ def test_unknown_variant_and_missing_file(tmp_path):
         load_variant("poker")
     with pytest.raises(VariantError, match="no such variant file"):
         load_variant(tmp_path / "none.toml")
+
+
+def test_a_variant_built_in_memory_equals_its_file():
+    oasis = load_variant("oasis")
+    built = Variant.from_dict(oasis.data)
+    assert built.rules_hash == oasis.rules_hash
+    assert built.bet_pays == oasis.bet_pays and built.exchange_fees == oasis.exchange_fees
+    assert load_variant(built) is built
+
+
+def test_a_changed_pay_table_is_a_new_variant():
+    oasis = load_variant("oasis")
+    richer = oasis.replace(bet_pays={"four-of-a-kind": 20})
+    assert richer.bet_pays[Category.FOUR_OF_A_KIND] == 20
+    assert oasis.bet_pays[Category.FOUR_OF_A_KIND] == 15
+    assert richer.bet_pays[Category.FLUSH] == oasis.bet_pays[Category.FLUSH]
+    assert richer.rules_hash != oasis.rules_hash
+
+
+def test_bad_rules_in_memory_are_one_line_errors():
+    data = load_variant("oasis").data | {"wagers": {"bet": "two"}}
+    with pytest.raises(VariantError, match=r"^\(in memory\): wagers.bet: "):
+        Variant.from_dict(data)
+    with pytest.raises(VariantError, match=r"bet_pays\.flush"):
+        load_variant("oasis").replace(bet_pays={"flush": "six"})
+
+
+def test_a_variant_file_is_parsed_once_per_content(tmp_path):
+    assert load_variant("oasis") is load_variant("oasis")
+    path = tmp_path / "mine.toml"
+    text = (Path(__file__).parents[1] / "simulate" / "variants" / "oasis.toml").read_text()
+    path.write_text(text)
+    first = load_variant(path)
+    assert load_variant(path) is first
+    path.write_text(text.replace("four-of-a-kind = 15", "four-of-a-kind = 20"))
+    assert load_variant(path).bet_pays[Category.FOUR_OF_A_KIND] == 20
