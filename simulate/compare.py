@@ -16,7 +16,7 @@ import pandas as pd
 
 from . import __version__
 from . import _engine as engine
-from .simulation import Z95, SimulationResult, run
+from .simulation import DEFAULT_SEED, Z95, SimulationResult, run
 from .strategy import Strategy, load_strategy
 from .variant import Variant, load_variant
 
@@ -84,7 +84,7 @@ def compare(
     strategies: list[Strategy | str],
     rounds: int,
     *,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     threads: int | None = None,
 ) -> Comparison:
     """Play each strategy on the same ``rounds`` deals of ``seed``."""

@@ -52,6 +52,7 @@ from .optimal_game import (
     optimal_result_of_totals,
     supports_exact_draws,
 )
+from .simulation import DEFAULT_SEED
 from .variant import Variant, with_draws_up_to
 
 SAMPLED_VERSION = 1
@@ -179,7 +180,7 @@ def sampled_optimum(
     folder: Path,
     samples: int,
     *,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     progress: Callable[[str, int, int], None] | None = None,
     short_draws: int = SHORT_DRAWS,
     classes: int | None = None,

@@ -8,6 +8,7 @@ import pandas as pd
 
 from ._io import write_atomic, write_json
 from .report import build_report, write_report
+from .simulation import DEFAULT_SEED
 from .variant import variant_names
 
 __all__ = ["SIZES", "regenerate_results"]
@@ -36,7 +37,7 @@ def headline_markdown(summary: pd.DataFrame) -> str:
 def regenerate_results(
     folder: str | Path = "results",
     size: str = "full",
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     readme: str | Path | None = None,
     strategy: str = "basic",
     variants: list[str] | None = None,

@@ -26,7 +26,10 @@ from .settlement import Outcome
 from .strategy import Strategy, load_strategy
 from .variant import Variant, load_variant
 
-__all__ = ["SimulationResult", "Stake", "run"]
+__all__ = ["DEFAULT_SEED", "SimulationResult", "Stake", "run"]
+
+DEFAULT_SEED = 1
+"""The seed of every run, comparison and report not given one."""
 
 Z95, Z99 = 1.959963984540054, 2.5758293035489004
 DECISION_NAMES = [
@@ -93,7 +96,7 @@ def run(
     strategy: Strategy | str = "basic",
     rounds: int = 1_000_000,
     *,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     threads: int | None = None,
     stake: Stake | None = None,
     chunk_blocks: int = 32,
