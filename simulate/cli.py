@@ -33,7 +33,7 @@ from .optimal_sampled import (
     sampled_optimum,
     save_sampled_optimum,
 )
-from .optimize import optimize
+from .optimize import check_winner, optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
@@ -625,25 +625,17 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
         raise InputError(f"--out {path}: no such folder {path.resolve().parent}")
     best, strategy, search_rtp = optimize(game, rounds, seed)
     write_atomic(path, best.toml(game))
-    check = run(game, strategy, check_rounds, seed=seed + 1).summary
-    basic = run(game, "basic", check_rounds, seed=seed + 1).summary
-    optimal_play = run(game, "optimal-no-draws", check_rounds, seed=seed + 1).summary
-    optimal = exact_game(game, "optimal-no-draws").summary
+    check = check_winner(game, strategy, check_rounds, seed + 1)
+    gap = check.pop("gap_to_optimal_fold_or_bet_same_deals")
+    exact = check.pop("exact_optimal_fold_or_bet_rtp")
     data = {
         "variant": game.name,
         "strategy_file": str(path),
         "strategy": best.describe(game),
         "search": {"rounds": rounds, "seed": seed, "rtp": search_rtp},
-        "check": {
-            "rounds": check_rounds,
-            "seed": seed + 1,
-            "rtp": check["rtp"],
-            "rtp_ci95": check["rtp_ci95"],
-            "basic_rtp": basic["rtp"],
-            "optimal_fold_or_bet_rtp": optimal_play["rtp"],
-        },
-        "gap_to_optimal_fold_or_bet_same_deals": optimal_play["rtp"] - check["rtp"],
-        "exact_optimal_fold_or_bet_rtp": optimal["rtp"],
+        "check": check,
+        "gap_to_optimal_fold_or_bet_same_deals": gap,
+        "exact_optimal_fold_or_bet_rtp": exact,
     }
     if as_json:
         print_json(data)
@@ -653,10 +645,10 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
         {
             "rtp (check run)": check["rtp"],
             "rtp ci95": check["rtp_ci95"],
-            "basic rtp (same deals)": basic["rtp"],
-            "optimal fold-or-bet rtp (same deals)": optimal_play["rtp"],
-            "gap to it (same deals)": data["gap_to_optimal_fold_or_bet_same_deals"],
-            "exact optimal fold-or-bet rtp": optimal["rtp"],
+            "basic rtp (same deals)": check["basic_rtp"],
+            "optimal fold-or-bet rtp (same deals)": check["optimal_fold_or_bet_rtp"],
+            "gap to it (same deals)": gap,
+            "exact optimal fold-or-bet rtp": exact,
         }
     )
 

@@ -13,11 +13,12 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from .exact import exact_game
 from .simulation import DEFAULT_SEED, run
 from .strategy import Strategy
 from .variant import Variant, load_variant
 
-__all__ = ["Family", "optimize"]
+__all__ = ["Family", "check_winner", "optimize"]
 
 THRESHOLDS = [
     "Ac Kd 4h 3s 2c",  # ace-king
@@ -121,3 +122,22 @@ def optimize(
             if score(candidate) > score(best):
                 best, improved = candidate, True
     return best, best.strategy(variant), scores[best]
+
+
+def check_winner(variant: Variant | str, strategy: Strategy, rounds: int, seed: int) -> dict:
+    """The optimizer's winner played on other deals (``seed``) beside ``basic`` and the
+    best fold-or-bet play on the same deals, and the exact RTP of the latter."""
+    variant = load_variant(variant)
+    check = run(variant, strategy, rounds, seed=seed).summary
+    basic = run(variant, "basic", rounds, seed=seed).summary
+    fold_or_bet = run(variant, "optimal-no-draws", rounds, seed=seed).summary
+    return {
+        "rounds": rounds,
+        "seed": seed,
+        "rtp": check["rtp"],
+        "rtp_ci95": check["rtp_ci95"],
+        "basic_rtp": basic["rtp"],
+        "optimal_fold_or_bet_rtp": fold_or_bet["rtp"],
+        "gap_to_optimal_fold_or_bet_same_deals": fold_or_bet["rtp"] - check["rtp"],
+        "exact_optimal_fold_or_bet_rtp": exact_game(variant, "optimal-no-draws").summary["rtp"],
+    }
