@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,8 @@ class Table:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.error(key, f"must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise self.error(key, f"must be a finite number, got {value!r}")
         if value < minimum:
             raise self.error(key, f"must be at least {minimum:g}, got {value!r}")
         return float(value)
@@ -108,9 +111,10 @@ class Table:
         if value is None:
             return None
         if not isinstance(value, list) or not all(
-            isinstance(item, int | float) and not isinstance(item, bool) for item in value
+            isinstance(item, int | float) and not isinstance(item, bool) and math.isfinite(item)
+            for item in value
         ):
-            raise self.error(key, f"must be a list of numbers, got {value!r}")
+            raise self.error(key, f"must be a list of finite numbers, got {value!r}")
         if count is not None and len(value) != count:
             raise self.error(key, f"must hold {count} numbers, got {len(value)}")
         return [float(item) for item in value]

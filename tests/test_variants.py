@@ -221,3 +221,10 @@ def test_a_variant_file_is_parsed_once_per_content(tmp_path):
     assert load_variant(path) is first
     path.write_text(text.replace("four-of-a-kind = 15", "four-of-a-kind = 20"))
     assert load_variant(path).bet_pays[Category.FOUR_OF_A_KIND] == 20
+
+
+@pytest.mark.parametrize("pay", ["nan", "inf", "-inf"])
+def test_a_pay_that_is_not_finite_is_refused(pay):
+    oasis = load_variant("oasis")
+    with pytest.raises(VariantError, match=r"bet_pays\.flush: must be a finite number"):
+        oasis.replace(bet_pays={"flush": float(pay)})
