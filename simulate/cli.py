@@ -49,7 +49,8 @@ class InputError(click.ClickException):
 
 
 def reports_bad_input(command: Callable) -> Callable:
-    """Turn the library's input errors into one-line CLI errors."""
+    """Turn the library's input errors into one-line CLI errors, and Ctrl-C into exit
+    status 130."""
 
     @wraps(command)
     def wrapper(*args, **kwargs):
@@ -57,6 +58,9 @@ def reports_bad_input(command: Callable) -> Callable:
             return command(*args, **kwargs)
         except (CardError, ValueError) as error:
             raise InputError(str(error)) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted: nothing written", err=True)
+            sys.exit(130)
 
     return wrapper
 
@@ -331,13 +335,16 @@ def simulate_command(
         click.echo(f"interrupted: {result.rounds:,} of {rounds:,} rounds played", err=True)
     if as_json:
         print_json(data)
-        return
-    click.echo(
-        f"{game.title} ({game.name}), strategy {plan.name}, seed {seed}, {result.rounds:,} rounds"
-    )
-    _print_figures(result.summary)
-    _print_frame(result.outcomes, "outcomes")
-    _print_frame(result.decisions, "decisions")
+    else:
+        click.echo(
+            f"{game.title} ({game.name}), strategy {plan.name}, seed {seed}, "
+            f"{result.rounds:,} rounds"
+        )
+        _print_figures(result.summary)
+        _print_frame(result.outcomes, "outcomes")
+        _print_frame(result.decisions, "decisions")
+    if result.interrupted:
+        sys.exit(130)
 
 
 @main.command("compare")

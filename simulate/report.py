@@ -143,6 +143,8 @@ def build_report(
     variant = load_variant(variant)
     plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
     simulation = run(variant, plan, rounds, seed=seed, threads=threads)
+    if simulation.interrupted:
+        raise KeyboardInterrupt  # a report of fewer rounds than it says is never written
     sim = simulation.summary
     exact = exact_game(variant, plan) if exact_covers(variant, plan) else None
     if exact is None and _weighed_optimal_play(variant, plan):

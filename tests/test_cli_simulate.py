@@ -102,3 +102,51 @@ def test_a_strategy_for_another_variant(tmp_path):
     result = run("simulate", "oasis", "--strategy", str(path), "--no-progress")
     assert result.exit_code == 2
     assert "the strategy is for 'russian', not 'oasis'" in result.output
+
+
+class _Interrupting:
+    """A progress bar whose second update is Ctrl-C."""
+
+    def __init__(self, *args, **kwargs):
+        self.n, self.updates = 0, 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        return False
+
+    def update(self, count):
+        self.n += count
+        self.updates += 1
+        if self.updates == 2:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupted_simulation_keeps_what_finished_and_exits_130(tmp_path, monkeypatch):
+    monkeypatch.setattr("simulate.cli.tqdm", _Interrupting)
+    out = tmp_path / "partial.json"
+    result = run("simulate", "oasis", "-n", "2M", "--progress", "--out", str(out), "--json")
+    assert result.exit_code == 130
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and 0 < data["summary"]["rounds"] < 2_000_000
+
+
+def test_an_interrupted_report_writes_nothing_and_exits_130(tmp_path, monkeypatch):
+    from simulate import report
+
+    real_run, calls = report.run, []
+
+    def interrupted_run(*args, **kwargs):
+        def progress(done):
+            calls.append(done)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+
+        return real_run(*args, **kwargs, progress=progress)
+
+    monkeypatch.setattr(report, "run", interrupted_run)
+    result = run("report", "oasis", "-n", "2M", "--out", str(tmp_path / "report"))
+    assert result.exit_code == 130
+    assert "nothing written" in result.output
+    assert not (tmp_path / "report").exists()
