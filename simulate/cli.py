@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import sys
@@ -179,6 +180,9 @@ def rules_command(variant: str, as_json: bool) -> None:
             print_table(pay_table_rows(pays), ["hand", "pays"], right=["pays"])
 
 
+MAX_ROUNDS = 10**15  # a year of this machine's fastest simulation, and far inside int64
+
+
 class RoundCount(click.ParamType):
     """A positive number of rounds: 1000000, 1_000_000, 1e6, 250k, 10M."""
 
@@ -200,10 +204,10 @@ class RoundCount(click.ParamType):
                 number = float(text[:-1] if scale > 1 else text) * scale
             except ValueError:
                 self.fail(f"{value!r} is not a number of rounds (e.g. 1000000, 1e6, 250k, 10M)")
-            if number != int(number):
+            if not math.isfinite(number) or number != int(number):
                 self.fail(f"{value!r} is not a whole number of rounds")
-        if number < 1:
-            self.fail(f"{value!r}: the rounds must be at least 1")
+        if not 1 <= number <= MAX_ROUNDS:
+            self.fail(f"{value!r}: the rounds must be from 1 to {MAX_ROUNDS:.0e}")
         return int(number)
 
 
@@ -278,7 +282,7 @@ def strategies_command(variant: str, as_json: bool) -> None:
     type=RoundCount(),
     help="Rounds to play: 1000000, 1e6, 250k, 10M.",
 )
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option("--threads", type=click.IntRange(1), help="numba threads (default: all).")
 @click.option("--account", help="Account type whose maximum payout applies (with --ante).")
 @click.option("--ante", type=click.FloatRange(min=0, min_open=True), help="Ante in currency.")
@@ -358,7 +362,7 @@ def simulate_command(
     help="Two or more strategies (names or .toml files); differences are from the first.",
 )
 @click.option("--rounds", "-n", default="1M", show_default=True, type=RoundCount())
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option("--threads", type=click.IntRange(1), help="numba threads (default: all).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the comparison as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -460,7 +464,11 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
     "to measure what the longer exchanges add (default 2000; 2 to 3 s each here).",
 )
 @click.option(
-    "--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the samples."
+    "--seed",
+    default=DEFAULT_SEED,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Seed of the samples.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
@@ -615,7 +623,7 @@ def _exact_sampled(game, folder: Path, restart, table, classes, samples, seed, a
     type=RoundCount(),
     help="Rounds of the check of the winner, on other deals.",
 )
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
@@ -664,7 +672,7 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
 @click.argument("variant")
 @click.option("--strategy", "-s", default="basic", show_default=True)
 @click.option("--rounds", "-n", default="1M", show_default=True, type=RoundCount())
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option(
     "--out",
     "out_dir",
@@ -708,7 +716,7 @@ def report_command(variant, strategy, rounds, seed, out_dir, as_json) -> None:
     show_default=True,
     help="Rounds per run: small (CI) or full.",
 )
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option("--out-dir", default="results", show_default=True, type=click.Path(file_okay=False))
 @click.option(
     "--readme",
@@ -737,7 +745,7 @@ def bench() -> None:
 @bench.command("eval")
 @click.option("--hands", default=2_000_000, show_default=True, type=click.IntRange(1_000))
 @click.option("--peer-hands", default=100_000, show_default=True, type=click.IntRange(100))
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option("--repeats", default=3, show_default=True, type=click.IntRange(1))
 @click.option(
     "--out-dir",
@@ -759,7 +767,7 @@ def bench_eval_command(hands, peer_hands, seed, repeats, out_dir, as_json) -> No
 @click.option("--rounds", default="2M", show_default=True, type=RoundCount())
 @click.option("--repeats", default=3, show_default=True, type=click.IntRange(1))
 @click.option("--python-rounds", default="100k", show_default=True, type=RoundCount())
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option(
     "--out-dir",
     default="results/benchmarks",

@@ -28,6 +28,7 @@ import pandas as pd
 from fpdf import FPDF
 
 from . import __version__
+from ._engine import BLOCK
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
@@ -131,6 +132,10 @@ def _bonus_table(variant: Variant) -> pd.DataFrame | None:
     return frame
 
 
+MIN_ROUNDS = 2 * BLOCK
+"""The fewest rounds a report is written from: two blocks give a standard error."""
+
+
 def build_report(
     variant: Variant | str,
     strategy: Strategy | str,
@@ -140,6 +145,11 @@ def build_report(
     stake_rounds: int | None = None,
 ) -> Report:
     """Run and gather everything the report says."""
+    if rounds < MIN_ROUNDS:
+        raise ValueError(
+            f"a report needs at least {MIN_ROUNDS:,} rounds (two blocks) for the intervals "
+            f"it states, got {rounds:,}"
+        )
     variant = load_variant(variant)
     plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
     simulation = run(variant, plan, rounds, seed=seed, threads=threads)

@@ -77,8 +77,11 @@ def test_strategies_lists_the_shipped_ones():
     [
         (["simulate", "poker"], "unknown variant 'poker'"),
         (["simulate", "oasis", "--strategy", "best"], "unknown strategy 'best' for oasis"),
-        (["simulate", "oasis", "--rounds", "0"], "the rounds must be at least 1"),
-        (["simulate", "oasis", "--rounds", "-5"], "the rounds must be at least 1"),
+        (["simulate", "oasis", "--rounds", "0"], "the rounds must be from 1 to"),
+        (["simulate", "oasis", "--rounds", "-5"], "the rounds must be from 1 to"),
+        (["simulate", "oasis", "--rounds", "nan"], "not a whole number of rounds"),
+        (["simulate", "oasis", "--rounds", "1e30"], "the rounds must be from 1 to"),
+        (["simulate", "oasis", "--seed", "-1"], "'--seed': -1 is not in the range"),
         (["simulate", "oasis", "--rounds", "many"], "'many' is not a number of rounds"),
         (["simulate", "oasis", "--rounds", "1.5"], "not a whole number"),
         (["simulate", "oasis", "--account", "LITE"], "--account and --ante go together"),

@@ -62,7 +62,7 @@ def test_a_report_of_optimal_play_with_draws_states_the_exact_whole_game():
     assert figures["rtp"] == exact["rtp"] == figures["optimal_rtp"]
     assert figures["optimal_rtp_method"] == "exact, every draw"
     assert abs(figures["deviation_in_standard_errors"]) < 3.3
-    basic = build_report("six-card", "basic", 4_096, seed=3, stake_rounds=4_096).figures
+    basic = build_report("six-card", "basic", 8_192, seed=3, stake_rounds=4_096).figures
     assert basic["optimal_rtp"] == optimal_result(load_variant("six-card")).summary["rtp"]
     assert "lower bound" in basic["optimal_rtp_method"]
 
@@ -97,7 +97,8 @@ def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):
         (["report", "oasis", "--strategy", "best", "--out", "{tmp}/r"], "unknown strategy"),
         (["report", "oasis", "--out", "{tmp}/missing/r"], "no such folder"),
         (["report", "oasis", "--out", "{tmp}/file"], "is a file"),
-        (["report", "oasis", "--rounds", "0", "--out", "{tmp}/r"], "at least 1"),
+        (["report", "oasis", "-n", "1", "--out", "{tmp}/r"], "at least 8,192 rounds"),
+        (["report", "oasis", "--rounds", "0", "--out", "{tmp}/r"], "must be from 1 to"),
     ],
 )
 def test_report_bad_input(tmp_path, args, message):
