@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import subprocess
@@ -355,13 +356,23 @@ def bench_exact(variants: list[str] | None = None) -> dict:
             }
         )
     drawing = [name for name in names if load_variant(name).has_draws]
-    whole = [_whole_game_seconds(n) for n in drawing if supports_exact_draws(load_variant(n))]
+    whole = [
+        _whole_game_seconds(load_variant(n))
+        for n in drawing
+        if supports_exact_draws(load_variant(n))
+    ]
+    sampled = [_sampled_seconds(n) for n in drawing if not supports_exact_draws(load_variant(n))]
     optimal = [_optimal_throughput(name) for name in drawing]
     targets = {"full caribbean analysis under 2 minutes": exact_seconds < 120}
     for row in whole:
         targets[f"whole {row['variant']} game under optimal play in 30 minutes"] = (
             row["projected_seconds"] < 1800
         )
+    for row in sampled:
+        if row["hours_to_half_width"]:
+            targets[f"{row['variant']}: 99.9% half-width 0.0005 within 1 hour"] = (
+                row["hours_to_half_width"]["0.0005"] <= 1
+            )
     return {
         "benchmark": "exact",
         "software": {"studsim": __version__, "numba": numba.__version__},
@@ -372,6 +383,7 @@ def bench_exact(variants: list[str] | None = None) -> dict:
         "caribbean_deals": result.summary["deals"],
         "advise": rows,
         "whole_game": whole,
+        "sampled": sampled,
         "optimal": optimal,
         "targets": targets,
     }
@@ -411,26 +423,70 @@ def _situation_seconds(name: str) -> float | None:
 WHOLE_GAME_STRIDE = 64
 
 
-def _whole_game_seconds(name: str) -> dict:
+def _whole_game_seconds(variant) -> dict:
     """Time of the optimal analysis on a sample of the classes (every 64th, so strong and
     weak hands alike; best of two runs), projected to all of them."""
     from ._exact import canonical_hands_jit
     from .optimal_game import _compute_range, _Inputs
-    from .variant import load_variant
 
     reps, weights = canonical_hands_jit()
     sample = np.arange(0, len(reps), WHOLE_GAME_STRIDE)
-    inputs = _Inputs(load_variant(name))
+    inputs = _Inputs(variant)
     _compute_range(inputs, reps[:2], weights[:2])  # compile
     seconds = _best_time(lambda: _compute_range(inputs, reps[sample], weights[sample]), 2)
     return {
-        "variant": name,
+        "variant": variant.name,
         "classes_timed": len(sample),
         "classes": len(reps),
         "sample_seconds": seconds,
         "situations_per_s": len(sample) * 47 / seconds,
         "projected_seconds": seconds * len(reps) / len(sample),
     }
+
+
+SAMPLED_TIMED = 4  # situations of a sampled analysis timed per variant
+
+
+def _sampled_seconds(name: str) -> dict:
+    """A sampled analysis of optimal play: the short-draw game's time projected as above,
+    the time of one sampled situation (every option weighed; the first situations of the
+    seed-1 stream), and from the spread of the saved samples' gains, the samples and
+    hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
+    from .optimal_game import supports_exact_draws
+    from .optimal_sampled import (
+        SHORT_DRAWS,
+        Z_999,
+        sample_situations,
+        saved_sampled_optimum,
+        situation_gains,
+    )
+    from .variant import load_variant, with_draws_up_to
+
+    variant = load_variant(name)
+    short = with_draws_up_to(variant, SHORT_DRAWS)
+    whole = _whole_game_seconds(short) if supports_exact_draws(short) else None
+    classes, upcards = sample_situations(1, 0)
+    situation_gains(variant, classes[:1], upcards[:1])  # compile
+    start = time.perf_counter()
+    situation_gains(variant, classes[:SAMPLED_TIMED], upcards[:SAMPLED_TIMED])
+    per_situation = (time.perf_counter() - start) / SAMPLED_TIMED
+    saved = saved_sampled_optimum(variant)
+    row = {
+        "variant": name,
+        "short_game_projected_seconds": whole and whole["projected_seconds"],
+        "situations_timed": SAMPLED_TIMED,
+        "seconds_per_situation": per_situation,
+        "gain_sd": None,
+        "hours_to_half_width": None,
+    }
+    if saved is not None and whole:
+        sd = saved.summary()["long_exchange_gain_sd"]
+        hours = {}
+        for half in ("0.0005", "0.0001"):
+            needed = math.ceil((Z_999 * sd / float(half)) ** 2)
+            hours[half] = (whole["projected_seconds"] + needed * per_situation) / 3600
+        row |= {"gain_sd": sd, "hours_to_half_width": hours}
+    return row
 
 
 # rounds of the optimal strategy timed per variant with draws, where each situation met is
@@ -518,6 +574,28 @@ def format_exact_report(result: dict) -> str:
         lines.append(
             f"{row['variant']:<14} {row['classes_timed']:>13,} {row['sample_seconds']:>10.2f} "
             f"{row['situations_per_s']:>13,.0f} {row['projected_seconds'] / 60:>19.1f} min"
+        )
+    lines += [
+        "",
+        "optimal play with longer exchanges, sampled: the game with draws of at most two cards "
+        "projected as above, one sampled situation (every option weighed; "
+        f"{SAMPLED_TIMED} timed), and the time to a 99.9% half-width from the saved samples' "
+        "spread",
+        f"{'variant':<14} {'short game':>12} {'s/situation':>12} {'gain sd':>9} "
+        f"{'to +-0.0005':>12} {'to +-0.0001':>12}",
+    ]
+    for row in result["sampled"]:
+        short = row["short_game_projected_seconds"]
+        hours = row["hours_to_half_width"]
+        lines.append(
+            f"{row['variant']:<14} "
+            + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
+            + f"{row['seconds_per_situation']:>12.4f} "
+            + (
+                f"{row['gain_sd']:>9.5f} {hours['0.0005']:>10.2f} h {hours['0.0001']:>10.1f} h"
+                if hours
+                else f"{'':>9} {'no samples saved':>25}"
+            )
         )
     lines += [
         "",
