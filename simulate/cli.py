@@ -498,13 +498,10 @@ def exact_command(
         result = exact_game(game, strategy)
     stem = f"exact-{result.strategy}"
     data = result.to_json()
-    try:
-        write_json(folder / f"{stem}.json", data)
-        write_atomic(folder / f"{stem}-table.csv", result.table.to_csv(index=False))
-        if result.strategy_chart is not None:
-            write_atomic(folder / f"{stem}-strategy.csv", result.strategy_chart.to_csv())
-    except OSError as error:
-        raise InputError(f"cannot write to {folder}: {error.strerror}") from None
+    files = {f"{stem}.json": data, f"{stem}-table.csv": result.table.to_csv(index=False)}
+    if result.strategy_chart is not None:
+        files[f"{stem}-strategy.csv"] = result.strategy_chart.to_csv()
+    _write_files(folder, files)
     if as_json:
         print_json(data)
         return
@@ -514,6 +511,18 @@ def exact_command(
     )
     _print_figures(result.summary)
     _print_frame(result.table, "return table")
+
+
+def _write_files(folder: Path, files: dict[str, dict | str]) -> None:
+    """Write each file into ``folder``: JSON for a dict, else the text."""
+    try:
+        for name, content in files.items():
+            if isinstance(content, dict):
+                write_json(folder / name, content)
+            else:
+                write_atomic(folder / name, content)
+    except OSError as error:
+        raise InputError(f"cannot write to {folder}: {error.strerror}") from None
 
 
 def _exact_with_draws(game, folder: Path, restart: bool, table: str | None, classes: int | None):
@@ -589,11 +598,13 @@ def _exact_sampled(game, folder: Path, restart, table, classes, samples, seed, a
     try:
         if not classes:
             save_sampled_optimum(result, Path(table) if table else None)
-        write_json(folder / "exact-optimal.json", data)
-        table_csv = result.short.table.to_csv(index=False)
-        write_atomic(folder / f"exact-optimal-draws{SHORT_DRAWS}-table.csv", table_csv)
     except OSError as error:
-        raise InputError(f"cannot write to {folder}: {error.strerror}") from None
+        raise InputError(f"--table {table}: {error.strerror}") from None
+    table_csv = result.short.table.to_csv(index=False)
+    _write_files(
+        folder,
+        {"exact-optimal.json": data, f"exact-optimal-draws{SHORT_DRAWS}-table.csv": table_csv},
+    )
     if as_json:
         print_json(data)
         return
