@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterator
@@ -22,7 +23,14 @@ def _replaced(path: Path, mode: str = "wb", **options) -> Iterator:
         **options,
     ) as tmp:  # fmt: skip
         yield tmp
+    os.chmod(tmp.name, 0o666 & ~_umask())  # as an ordinary file would be
     os.replace(tmp.name, path)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_atomic(path: str | Path, text: str) -> Path:
@@ -34,8 +42,20 @@ def write_atomic(path: str | Path, text: str) -> Path:
 
 
 def write_json(path: str | Path, data) -> Path:
-    """Write ``data`` as indented JSON, atomically."""
-    return write_atomic(path, json.dumps(data, indent=2) + "\n")
+    """Write ``data`` as indented JSON, atomically; a number that is not finite (NaN,
+    infinity) is written as null, which JSON readers accept."""
+    return write_atomic(path, json.dumps(finite(data), indent=2) + "\n")
+
+
+def finite(data):
+    """``data`` with every float that is not finite replaced by None."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite(value) for value in data]
+    return data
 
 
 def write_npz(path: str | Path, compress: bool = True, **arrays) -> Path:

@@ -17,7 +17,7 @@ import numba
 from tqdm import tqdm
 
 from . import __version__
-from ._io import write_atomic, write_json
+from ._io import finite, write_atomic, write_json
 from .cards import CardError, format_cards, parse_cards
 from .compare import compare
 from .evaluator import best_five, hand_category, hand_value
@@ -85,7 +85,7 @@ def print_table(rows: Sequence[dict], columns: Sequence[str], right: Sequence[st
 
 
 def print_json(data) -> None:
-    click.echo(json.dumps(data, indent=2))
+    click.echo(json.dumps(finite(data), indent=2))
 
 
 class StudsimGroup(click.Group):
