@@ -157,7 +157,8 @@ def _load_range(path: Path, key: str, rows: int):
     try:
         with np.load(path) as saved:
             if str(saved["key"]) == key and len(saved["choices"]) == rows:
-                return saved["choices"], saved["cells"], saved["ev"]
+                seconds = float(saved["seconds"]) if "seconds" in saved.files else 0.0
+                return saved["choices"], saved["cells"], saved["ev"], seconds
     except (OSError, ValueError, KeyError):
         pass
     return None
@@ -179,7 +180,7 @@ def exact_optimal_game(
             f"{variant.name}: optimal play is enumerated for draws of at most two cards, "
             "paid by the final hand's category"
         )
-    start_time = time.perf_counter()
+    seconds = 0.0  # of computing the ranges, over every run that made them
     reps, weights = canonical_hands_jit()
     reps, weights = reps[:classes], weights[:classes]
     inputs = _Inputs(variant)
@@ -192,15 +193,21 @@ def exact_optimal_game(
         path = _range_path(checkpoints, start)
         done = _load_range(path, key, stop - start)
         if done is None:
+            began = time.perf_counter()
             done = _compute_range(inputs, reps[start:stop], weights[start:stop])
-            write_npz(path, key=np.array(key), choices=done[0], cells=done[1], ev=done[2])
-        choices[start:stop], cells, ev = done
+            done = (*done, time.perf_counter() - began)
+            write_npz(
+                path, key=np.array(key), choices=done[0], cells=done[1], ev=done[2],
+                seconds=np.array(done[3]),
+            )  # fmt: skip
+        choices[start:stop], cells, ev, range_seconds = done
         totals += cells
         ev_total += float(ev)
+        seconds += range_seconds
         if progress:
             progress(stop, len(reps))
     situations = int(weights.sum()) * 47
-    result = _result(variant, totals, situations, inputs.unit, time.perf_counter() - start_time)
+    result = _result(variant, totals, situations, inputs.unit, seconds)
     mean_ev = ev_total / situations
     if abs(mean_ev - (result.summary["rtp"] - 1)) > 1e-9:  # two paths to the same figure
         raise AssertionError(f"situation EVs average {mean_ev}, the counts give another RTP")

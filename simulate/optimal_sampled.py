@@ -60,7 +60,13 @@ SHORT_DRAWS = 2
 """The longest exchange of the enumerated game."""
 BLOCK = 20
 """Situations weighed between two checkpoints."""
-_SAMPLE_ARRAYS = {"classes": np.int32, "upcards": np.int8, "short_evs": float, "long_evs": float}
+_SAMPLE_ARRAYS = {
+    "classes": np.int32,
+    "upcards": np.int8,
+    "short_evs": float,
+    "long_evs": float,
+    "seconds": float,  # of computing, a block's shared by its situations
+}
 Z_999 = 3.2905267314919255
 """The normal quantile of a two-sided 99.9% interval."""
 _SOURCES = (
@@ -91,6 +97,7 @@ class SampledOptimum:
     """Its best EV of a longer exchange."""
     seed: int
     seconds: float
+    """Of computing the short-draw game and the samples, however many runs it took."""
     short_draws: int = SHORT_DRAWS
 
     @property
@@ -189,7 +196,6 @@ def sampled_optimum(
     situations weighed (those already in ``folder`` for this seed are reused);
     ``progress`` is called with the stage, the work done and its total. ``classes``:
     the game of the first classes of hands only (for checks)."""
-    start = time.perf_counter()
     stage = progress and functools.partial(progress, "enumerated")
     short, totals = short_game(variant, folder, stage, short_draws=short_draws, classes=classes)
     path = folder / f"optimal-samples-seed{seed}.npz"
@@ -197,8 +203,10 @@ def sampled_optimum(
     done = _load_samples(path, key)
     wanted = math.ceil(samples / BLOCK)
     for block in range(len(done["classes"]) // BLOCK, wanted):
+        start = time.perf_counter()
         chosen, upcards = sample_situations(seed, block, classes)
         weighed = situation_gains(variant, chosen, upcards, short_draws)
+        weighed["seconds"] = np.full(BLOCK, (time.perf_counter() - start) / BLOCK)
         done = {name: np.concatenate([done[name], weighed[name]]) for name in done}
         write_npz(path, key=np.array(key), **done)
         if progress:
@@ -213,7 +221,7 @@ def sampled_optimum(
         joined["short_evs"],
         joined["long_evs"],
         seed,
-        time.perf_counter() - start,
+        short.seconds + float(joined["seconds"].sum()),
         short_draws,
     )
 
