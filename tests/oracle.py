@@ -7,7 +7,9 @@ Cards are strings ("As", "Td"); amounts are in antes.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import tomllib
 from collections import Counter
 from importlib import resources
@@ -92,6 +94,11 @@ def rank_five(cards, ace_king: bool) -> tuple:
 
 def rank_hand(cards, ace_king: bool) -> tuple:
     """The key of the best five of the cards."""
+    return _rank_hand(tuple(sorted(cards)), ace_king)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _rank_hand(cards: tuple, ace_king: bool) -> tuple:
     return max(rank_five(five, ace_king) for five in itertools.combinations(cards, 5))
 
 
@@ -129,6 +136,12 @@ def _combination(cards, ace_king: bool) -> str | None:
 
 def bet_multiple(game: dict, cards) -> float:
     """What the BET pays, N to 1, for the winning final cards."""
+    return _bet_multiple(json.dumps(game, sort_keys=True), tuple(sorted(cards)))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _bet_multiple(game_text: str, cards: tuple) -> float:
+    game = json.loads(game_text)
     ace_king = game["hands"]["ace_king"]
     pays = game["bet_pays"]
     best = rank_hand(cards, ace_king)

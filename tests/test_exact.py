@@ -1,3 +1,4 @@
+import functools
 import itertools
 import math
 
@@ -6,12 +7,13 @@ import pytest
 
 from simulate import _exact as kernels
 from simulate import _settlement
-from simulate.cards import parse_cards
+from simulate.cards import format_card, parse_cards
 from simulate.evaluator import evaluate, hand_value
 from simulate.exact import DEALS, advise, exact_game
 from simulate.simulation import run
 from simulate.variant import load_variant
 
+from . import oracle
 from .helpers import scaled
 
 Z999 = 3.290526731491926
@@ -23,24 +25,28 @@ def lists():
     return kernels.load_value_lists()
 
 
+@functools.cache
+def _fours(n):
+    return np.array(list(itertools.combinations(range(n), 4)))
+
+
 def dealer_hands(upcard, dead):
-    rest = [c for c in range(52) if c != upcard and c not in set(dead)]
-    return np.array([[upcard, *four] for four in itertools.combinations(rest, 4)], dtype=np.int8)
+    """Every dealer hand: the upcard and four cards of the rest, dead cards left out."""
+    rest = np.array([c for c in range(52) if c != upcard and c not in set(dead)])
+    four = rest[_fours(len(rest))]
+    return np.column_stack([np.full(len(four), upcard), four]).astype(np.int8)
 
 
 def brute_force_play_ev(variant, final, upcard, dead):
-    """Every dealer hand evaluated, each distinct value settled by the settlement kernel."""
-    v = variant.arrays()
-    values, counts = np.unique(evaluate(dealer_hands(upcard, dead)), return_counts=True)
-    final = np.asarray(final, dtype=np.int64)
-    value = hand_value(final)
-    multiple = _settlement.bet_multiple_jit(v, final, value)
+    """Every dealer hand avoiding the dead cards, settled by the plain-Python referee
+    (one referee call per distinct dealer value, weighed by its count)."""
+    hands = dealer_hands(upcard, dead)
+    _, first, counts = np.unique(evaluate(hands), return_index=True, return_counts=True)
+    game, cards = oracle.rules(variant.name), [format_card(int(c)) for c in final]
     total = 0.0
-    for dealer_value, count in zip(values.tolist(), counts.tolist(), strict=True):
-        won, lost, _ = _settlement.settle_jit(
-            v, value, multiple, False, 0.0, dealer_value, False, 0
-        )
-        total += count * (won - lost)
+    for index, count in zip(first.tolist(), counts.tolist(), strict=True):
+        dealer = [format_card(int(c)) for c in hands[index]]
+        total += count * oracle.settle(game, cards, dealer)[0]
     return total / counts.sum()
 
 
@@ -60,7 +66,7 @@ def test_dealer_counts_against_every_dealer_hand(lists):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_play_ev_against_brute_force(lists, name):
     variant = load_variant(name)
-    rng = np.random.default_rng(abs(hash(name)) % 1000)
+    rng = np.random.default_rng(VARIANTS.index(name))
     for _ in range(3):
         cards = rng.choice(52, 6, replace=False)
         hand, upcard = np.sort(cards[:5]).astype(np.int64), int(cards[5])
@@ -262,3 +268,63 @@ def test_replace_after_a_buy_against_brute_force(lists):
             ]
         )
         assert evs[position] == pytest.approx(expected)
+
+
+def _kernel_play_ev(v, lists, final, upcard, dead):
+    """The kernel's EV of betting ``final``, every card in ``dead`` out of the deck."""
+    final = np.asarray(final, dtype=np.int64)
+    value = hand_value(final)
+    multiple = _settlement.bet_multiple_jit(v, final, value)
+    dead = np.sort(np.asarray(dead, dtype=np.int64))
+    return kernels.play_ev_jit(v, lists, final, value, multiple, upcard, dead, len(dead))[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "keep", "forced"),
+    [
+        ("oasis", 0b00111, False),
+        ("oasis-classic", 0b00011, False),
+        ("oasis-classic", 0b00011, True),
+    ],
+)
+def test_long_exchanges_against_every_draw(lists, name, keep, forced):
+    """Exchanges of two and three cards (the BET forced or not): every draw's final hand
+    bet or folded, the thrown and drawn cards dead; a few final hands' EVs by the
+    plain-Python referee."""
+    variant = load_variant(name)
+    v = variant.arrays()
+    hand = parse_cards("As Kd 7h 7c 2s").astype(np.int64)
+    upcard = int(parse_cards("Qh")[0])
+    unseen = np.array([c for c in range(52) if c != upcard and c not in hand.tolist()])
+    kept = [c for i, c in enumerate(hand) if keep >> i & 1]
+    draws = list(itertools.combinations(unseen.tolist(), 5 - len(kept)))
+    evs = [_kernel_play_ev(v, lists, [*kept, *new], upcard, [*hand, *new]) for new in draws]
+    expected = np.mean(evs if forced else np.maximum(-1.0, evs))
+    tables = kernels.situation_tables_jit(lists, upcard, hand, unseen, True)
+    ev = kernels.exchange_ev_jit(v, tables, lists, hand, keep, upcard, unseen, forced)
+    assert ev == pytest.approx(expected, abs=1e-12)
+    rng = np.random.default_rng(4)
+    for new in (draws[i] for i in rng.choice(len(draws), 3, replace=False)):
+        final, dead = [*kept, *new], [*hand.tolist(), *new]
+        assert _kernel_play_ev(v, lists, final, upcard, dead) == pytest.approx(
+            brute_force_play_ev(variant, final, upcard, dead), abs=1e-12
+        )
+
+
+def test_russian_buy_against_the_referee(lists):
+    """Russian's bought sixth card, its second combination paid: every card bought, the
+    six bet or folded, each six settled by the referee against every dealer hand."""
+    russian = load_variant("russian")
+    hand = parse_cards("As Kd Qh 7c 7s").astype(np.int64)
+    upcard = int(parse_cards("2h")[0])
+    unseen = [c for c in range(52) if c != upcard and c not in hand.tolist()]
+    expected = np.mean(
+        [
+            max(-1.0, brute_force_play_ev(russian, [*hand, new], upcard, [*hand.tolist(), new]))
+            for new in unseen
+        ]
+    )
+    unseen = np.array(unseen)
+    tables = kernels.situation_tables_jit(lists, upcard, hand, unseen, False)
+    buy = kernels.buy_ev_jit(russian.arrays(), tables, lists, hand, upcard, unseen, np.nan)
+    assert buy == pytest.approx(expected, abs=1e-12)
