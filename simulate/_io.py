@@ -64,3 +64,15 @@ def write_npz(path: str | Path, compress: bool = True, **arrays) -> Path:
     with _replaced(path) as tmp:
         (np.savez_compressed if compress else np.savez)(tmp, **arrays)
     return path
+
+
+def read_keyed_npz(path: str | Path, key: str) -> dict | None:
+    """The arrays of an ``.npz`` file written with ``key=key`` (its key left out), or None
+    where it is missing, unreadable or of another key."""
+    try:
+        with np.load(path) as saved:
+            if str(saved["key"]) == key:
+                return {name: saved[name] for name in saved.files if name != "key"}
+    except (OSError, ValueError, KeyError):
+        pass
+    return None

@@ -28,7 +28,7 @@ import pandas as pd
 
 from . import _situation as kernels
 from ._exact import canonical_hands_jit
-from ._io import write_npz
+from ._io import read_keyed_npz, write_npz
 from ._tables import cache_dir
 from .categories import Category
 from .exact import NO_DRAWS, ExactResult, _lists, first_options
@@ -80,11 +80,11 @@ def default_exact_strategy(variant) -> str:
     return "optimal"
 
 
-def code_hash() -> str:
+def code_hash(sources: tuple[str, ...] = _SOURCES) -> str:
     """A hash of the kernels' source: checkpoints of other code are not mixed in."""
     digest = hashlib.sha256()
     folder = resources.files("simulate")
-    for name in _SOURCES:
+    for name in sources:
         digest.update((folder / name).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -151,17 +151,13 @@ def _range_key(variant) -> str:
     return f"{variant.rules_hash[:16]}-{code_hash()}"
 
 
-def _load_range(path: Path, key: str, rows: int):
+def _load_range(path: Path, key: str, rows: int) -> dict | None:
     """A finished range of ``rows`` classes, if the file holds one made by this code for
-    these rules."""
-    try:
-        with np.load(path) as saved:
-            if str(saved["key"]) == key and len(saved["choices"]) == rows:
-                seconds = float(saved["seconds"]) if "seconds" in saved.files else 0.0
-                return saved["choices"], saved["cells"], saved["ev"], seconds
-    except (OSError, ValueError, KeyError):
-        pass
-    return None
+    these rules (ranges written before their time was kept count 0 seconds)."""
+    done = read_keyed_npz(path, key)
+    if done is None or len(done["choices"]) != rows:
+        return None
+    return {"seconds": np.array(0.0)} | done
 
 
 def exact_optimal_game(
@@ -195,15 +191,12 @@ def exact_optimal_game(
         if done is None:
             began = time.perf_counter()
             done = _compute_range(inputs, reps[start:stop], weights[start:stop])
-            done = (*done, time.perf_counter() - began)
-            write_npz(
-                path, key=np.array(key), choices=done[0], cells=done[1], ev=done[2],
-                seconds=np.array(done[3]),
-            )  # fmt: skip
-        choices[start:stop], cells, ev, range_seconds = done
-        totals += cells
-        ev_total += float(ev)
-        seconds += range_seconds
+            done["seconds"] = np.array(time.perf_counter() - began)
+            write_npz(path, key=np.array(key), **done)
+        choices[start:stop] = done["choices"]
+        totals += done["cells"]
+        ev_total += float(done["ev"])
+        seconds += float(done["seconds"])
         if progress:
             progress(stop, len(reps))
     situations = int(weights.sum()) * 47
@@ -238,7 +231,8 @@ def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):
         cells,
     )
     evs = np.where(choices == NOT_DEALT, 0.0, evs)
-    return choices, (cells * weights[:, None]).sum(axis=0), evs.sum(axis=1) @ weights
+    cells = (cells * weights[:, None]).sum(axis=0)
+    return {"choices": choices, "cells": cells, "ev": np.array(evs.sum(axis=1) @ weights)}
 
 
 def _cell_nets(variant) -> np.ndarray:
@@ -347,21 +341,32 @@ def save_table(variant, game: OptimalGame, path: Path | None = None) -> Path:
         "unit": np.array(unit),
         "seconds": np.array(game.result.seconds),
     }
-    for target in (cache_dir() / table_name(variant), path):
+    return keep_arrays(table_name(variant), arrays, path)
+
+
+def keep_arrays(name: str, arrays: dict, path: Path | None = None) -> Path:
+    """Write arrays to the file ``name`` in the cache (and to ``path``); the cache's copy."""
+    for target in (cache_dir() / name, path):
         if target is not None:
             write_npz(target, **arrays)
-    return cache_dir() / table_name(variant)
+    return cache_dir() / name
 
 
-def _saved_table(variant) -> dict | None:
-    shipped = resources.files("simulate") / "tables" / table_name(variant)
-    for path in (shipped, cache_dir() / table_name(variant)):
+def kept_arrays(name: str) -> dict | None:
+    """The arrays of the file ``name`` shipped with the package, else kept in the cache;
+    None where neither has it."""
+    shipped = resources.files("simulate") / "tables" / name
+    for path in (shipped, cache_dir() / name):
         try:
             with resources.as_file(path) as real, np.load(real) as saved:
                 return {key: saved[key] for key in saved.files}
         except (OSError, ValueError, KeyError):
             continue
     return None
+
+
+def _saved_table(variant) -> dict | None:
+    return kept_arrays(table_name(variant))
 
 
 def optimal_table(variant) -> np.ndarray | None:
@@ -378,10 +383,4 @@ def optimal_result(variant) -> ExactResult | None:
     saved = _saved_table(variant)
     if saved is None:
         return None
-    return _result(
-        variant,
-        saved["totals"],
-        int(saved["situations"]),
-        int(saved["unit"]),
-        float(saved["seconds"]),
-    )
+    return optimal_result_of_totals(variant, saved["totals"], float(saved["seconds"]))

@@ -28,14 +28,12 @@ __all__ = [
 ]
 
 import functools
-import hashlib
 import math
 import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -43,11 +41,13 @@ import numpy as np
 from . import __version__
 from ._decisions import EXCHANGE, best_options_jit
 from ._exact import canonical_hands_jit, thrown_count_jit
-from ._io import write_npz
-from ._tables import cache_dir
+from ._io import read_keyed_npz, write_npz
 from .exact import ExactResult, _lists, exact_game, first_options, needs_pair_tables
 from .optimal_game import (
+    code_hash,
     exact_optimal_game,
+    keep_arrays,
+    kept_arrays,
     optimal_result,
     optimal_result_of_totals,
     supports_exact_draws,
@@ -167,13 +167,9 @@ def short_game(
     stem = f"draws{short_draws}" + (f"-classes{classes}" if classes else "")
     path = folder / f"optimal-{stem}.npz"
     key = _key(short)
-    try:
-        with np.load(path) as saved:
-            if str(saved["key"]) == key:
-                totals = saved["totals"]
-                return optimal_result_of_totals(short, totals, float(saved["seconds"])), totals
-    except (OSError, ValueError, KeyError):
-        pass
+    if saved := read_keyed_npz(path, key):
+        totals = saved["totals"]
+        return optimal_result_of_totals(short, totals, float(saved["seconds"])), totals
     ranges = folder / f"{stem}-ranges"
     game = exact_optimal_game(short, ranges, progress=progress, classes=classes)
     seconds = game.result.seconds
@@ -282,61 +278,46 @@ def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Pa
         "seed": np.array(result.seed),
         "seconds": np.array(result.seconds),
     }
-    for target in (cache_dir() / sampled_name(result.variant), path):
-        if target is not None:
-            write_npz(target, **arrays)
-    return cache_dir() / sampled_name(result.variant)
+    return keep_arrays(sampled_name(result.variant), arrays, path)
 
 
 def saved_sampled_optimum(variant: Variant) -> SampledOptimum | None:
     """The sampled optimum shipped with the package or computed into the cache."""
-    shipped = resources.files("simulate") / "tables" / sampled_name(variant)
-    for path in (shipped, cache_dir() / sampled_name(variant)):
-        try:
-            with resources.as_file(path) as real, np.load(real) as saved:
-                short_draws = int(saved["short_draws"])
-                totals, seconds = saved["totals"], float(saved["short_seconds"])
-                short = with_draws_up_to(variant, short_draws)
-                return SampledOptimum(
-                    variant,
-                    optimal_result_of_totals(short, totals, seconds),
-                    totals,
-                    saved["classes"],
-                    saved["upcards"],
-                    saved["short_evs"],
-                    saved["long_evs"],
-                    int(saved["seed"]),
-                    float(saved["seconds"]),
-                    short_draws,
-                )
-        except (OSError, ValueError, KeyError):
-            continue
-    return None
+    saved = kept_arrays(sampled_name(variant))
+    if saved is None:
+        return None
+    short_draws = int(saved["short_draws"])
+    totals, seconds = saved["totals"], float(saved["short_seconds"])
+    short = with_draws_up_to(variant, short_draws)
+    return SampledOptimum(
+        variant,
+        optimal_result_of_totals(short, totals, seconds),
+        totals,
+        saved["classes"],
+        saved["upcards"],
+        saved["short_evs"],
+        saved["long_evs"],
+        int(saved["seed"]),
+        float(saved["seconds"]),
+        short_draws,
+    )
 
 
 def _key(variant: Variant) -> str:
-    digest = hashlib.sha256()
-    folder = resources.files("simulate")
-    for name in _SOURCES:
-        digest.update((folder / name).read_bytes())
-    return f"{variant.rules_hash[:16]}-{digest.hexdigest()[:16]}"
+    return f"{variant.rules_hash[:16]}-{code_hash(_SOURCES)}"
 
 
 def _load_samples(path: Path, key: str) -> dict:
     """The samples weighed so far for this key (whole blocks), else none."""
-    try:
-        with np.load(path) as saved:
-            if str(saved["key"]) == key:
-                return {name: saved[name] for name in _SAMPLE_ARRAYS}
-    except (OSError, ValueError, KeyError):
-        pass
+    if saved := read_keyed_npz(path, key):
+        return {name: saved[name] for name in _SAMPLE_ARRAYS}
     return {name: np.zeros(0, dtype=dtype) for name, dtype in _SAMPLE_ARRAYS.items()}
 
 
 @functools.cache
 def _class_weights() -> tuple[np.ndarray, np.ndarray]:
-    reps, weights = canonical_hands_jit()
-    return reps, weights
+    """One hand of each class of five-card hands, and each class's size (computed once)."""
+    return canonical_hands_jit()
 
 
 def sample_situations(
