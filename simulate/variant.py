@@ -112,9 +112,9 @@ class Variant:
     @classmethod
     def from_dict(cls, data: dict, source: str = "(in memory)") -> Variant:
         """A variant from its rules as data, laid out as in a variant file."""
-        data = json.loads(json.dumps(data))
+        data = json.loads(json.dumps(data))  # the variant's own copy; Table reads a copy
         try:
-            return _parse(Table(data, source), source, json.loads(json.dumps(data)))
+            return _parse(Table(data, source), source, data)
         except DataFileError as error:
             raise VariantError(str(error)) from None
 
