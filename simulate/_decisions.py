@@ -29,7 +29,7 @@ from ._exact import (
     thrown_count_jit,
     unseen_jit,
 )
-from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
+from .codes import Action, Fee
 
 
 class ExactDecisions(NamedTuple):
@@ -107,12 +107,13 @@ def no_situation_tables() -> tuple:
 def option_ev_jit(v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees, forced):
     """EV, in antes, of one first option (fees included); ``draw_fees``: buy, exchange of
     1..5 cards, replace (NaN: not offered); ``forced``: exchanging i cards forces the BET."""
-    if kind == FOLD:
+    if kind == Action.FOLD:
         return -1.0
-    if kind == PLAY:
+    if kind == Action.PLAY:
         return after_draw_ev_jit(v, lists, hand, upcard, np.sort(hand), 5, True)
-    if kind == BUY:
-        return buy_ev_jit(v, tables, lists, hand, upcard, unseen, draw_fees[6]) - draw_fees[0]
+    if kind == Action.BUY:
+        ev = buy_ev_jit(v, tables, lists, hand, upcard, unseen, draw_fees[Fee.REPLACE])
+        return ev - draw_fees[Fee.BUY]
     thrown = thrown_count_jit(keep)
     ev = exchange_ev_jit(v, tables, lists, hand, keep, upcard, unseen, forced[thrown])
     return ev - draw_fees[thrown]
@@ -127,7 +128,7 @@ def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, f
     first_unit = np.zeros(n_options + 1, dtype=np.int64)
     for i in range(n_options):
         units = 1
-        if options[i, 0] == EXCHANGE:
+        if options[i, 0] == Action.EXCHANGE:
             units = m - thrown_count_jit(options[i, 1]) + 1
         first_unit[i + 1] = first_unit[i] + units
     sums = np.zeros(first_unit[-1])
@@ -138,7 +139,7 @@ def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, f
         for unit in range(slot, n_units, slots):
             i = np.searchsorted(first_unit, unit, side="right") - 1
             kind, keep = options[i, 0], options[i, 1]
-            if kind == EXCHANGE:
+            if kind == Action.EXCHANGE:
                 thrown = thrown_count_jit(keep)
                 sums[unit], counts[unit] = exchange_part_jit(
                     v,
@@ -156,7 +157,7 @@ def option_evs_jit(v, tables, lists, hand, upcard, unseen, options, draw_fees, f
                     v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees, forced
                 )
     for i in range(n_options):
-        if options[i, 0] != EXCHANGE:
+        if options[i, 0] != Action.EXCHANGE:
             out[i] = sums[first_unit[i]]
             continue
         total, count = 0.0, 0
@@ -261,7 +262,8 @@ def after_draw_choice_jit(v, lists, final, upcard, seen_mask):
     has seen (``seen_mask``: his cards, discards and draws)."""
     dead = np.empty(12, dtype=np.int64)
     n = cards_in_jit(seen_mask, dead)
-    return PLAY if after_draw_ev_jit(v, lists, final, upcard, dead, n, True) > -1.0 else FOLD
+    ev = after_draw_ev_jit(v, lists, final, upcard, dead, n, True)
+    return Action.PLAY if ev > -1.0 else Action.FOLD
 
 
 @njit(cache=True)
@@ -269,12 +271,13 @@ def after_buy_choice_jit(v, lists, six, upcard, replace_fee):
     """(action, kept) after a buy: fold, play or (when ``replace_fee`` is not NaN) replace
     one of the six cards, whichever is worth most."""
     play = after_draw_ev_jit(v, lists, six, upcard, np.sort(six), 6, True)
-    action, kept, best = (PLAY, 63, play) if play > -1.0 else (FOLD, 63, -1.0)
+    action, kept, best = (Action.PLAY, 63, play) if play > -1.0 else (Action.FOLD, 63, -1.0)
     if np.isnan(replace_fee):
         return action, kept
     replaced = np.empty(6)
     replace_evs_jit(v, lists, six, upcard, replaced)
     for position in range(6):
         if replaced[position] - replace_fee > best:
-            action, kept, best = REPLACE, 63 & ~(1 << position), replaced[position] - replace_fee
+            best = replaced[position] - replace_fee
+            action, kept = Action.REPLACE, 63 & ~(1 << position)
     return action, kept

@@ -23,7 +23,6 @@ from ._decisions import (
     table_bet_jit,
 )
 from ._evaluator import category_jit, hand_value_jit, value5_jit
-from ._settlement import FOLD as FOLD_OUTCOME
 from ._settlement import (
     bet_multiple_jit,
     bonus_multiple_jit,
@@ -32,23 +31,11 @@ from ._settlement import (
     settle_jit,
 )
 from ._situation import after_buy_jit, play_after_draw_jit
-from ._strategy import (
-    AFTER_BUY,
-    AFTER_DRAW,
-    BUY,
-    BUY_GAME,
-    BUY_THE_GAME,
-    EXCHANGE,
-    FIRST,
-    FOLD,
-    PLAY,
-    REPLACE,
-    decide_jit,
-)
+from ._strategy import decide_jit
+from .codes import CATEGORIES, DECISIONS, OUTCOMES, Action, Decision, Fee, GameMode, Outcome, Point
+from .codes import StakeSlot as Stake
 
 BLOCK = 4096
-OUTCOMES = 9
-CATEGORIES = 11
 CELLS = OUTCOMES * CATEGORIES
 # float sums of a block
 NET, NET2, WAGER, BONUS, BONUS2, CAPPED, CAPPED2 = range(7)
@@ -58,30 +45,11 @@ FLOATS = CELL_NET + CELLS
 HITS = 0
 CELL_COUNT = 1
 DECISION_COUNT = CELL_COUNT + CELLS
-(
-    D_FOLD,
-    D_PLAY,
-    D_BUY,
-    D_EXCHANGE_1,
-    D_EXCHANGE_2,
-    D_EXCHANGE_3,
-    D_EXCHANGE_4,
-    D_EXCHANGE_5,
-    D_REPLACE,
-    D_FOLD_AFTER_DRAW,
-    D_PLAY_AFTER_DRAW,
-    D_FORCED_PLAY,
-    D_GAME_BOUGHT,
-    D_GAME_DECLINED,
-) = range(14)
-DECISIONS = 14
 # the round results, in half antes from NET_LOW to NET_HIGH (beyond: the end bins)
 NET_LOW, NET_HIGH = -16.0, 512.0
 NET_BINS = int((NET_HIGH - NET_LOW) * 2) + 1
 NET_COUNT = DECISION_COUNT + DECISIONS
 INTS = NET_COUNT + NET_BINS
-# how a strategy decides to buy the dealer a game
-GAME_NEVER, GAME_RULES, GAME_EXACT = 0, 1, 2
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 
@@ -215,7 +183,7 @@ def play_round_jit(
     ``exact``: ExactDecisions; with options, the first decision is the situation's
     best option from its memo and the later ones are exact; else with a fold-or-bet
     table, the first decision is the table's; else the rules decide.
-    ``draw_fees``: buy, exchange of 1..5 cards, replace (NaN: not offered);
+    ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
     decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
     """
@@ -226,70 +194,70 @@ def play_round_jit(
     if exactly:
         action, kept = memo_choice_jit(exact, hand[:5], upcard)
     elif exact.plays.shape[0]:
-        action, kept = (PLAY if table_bet_jit(exact, hand[:5], upcard) else FOLD), 0
+        action, kept = (Action.PLAY if table_bet_jit(exact, hand[:5], upcard) else Action.FOLD), 0
     else:
-        action, kept = decide_jit(rules, FIRST, hand[:5], upcard)
+        action, kept = decide_jit(rules, Point.FIRST, hand[:5], upcard)
     n = 5
     fees = 0.0
     folded = False
-    if action == FOLD:
+    if action == Action.FOLD:
         folded = True
-        decisions[D_FOLD] += 1
-    elif action == BUY:
-        decisions[D_BUY] += 1
-        fees += draw_fees[0]
+        decisions[Decision.FOLD] += 1
+    elif action == Action.BUY:
+        decisions[Decision.BUY] += 1
+        fees += draw_fees[Fee.BUY]
         hand[5] = draw_card_jit(state, used)
         n = 6
         if exactly:
-            action, kept = _exact_after_buy(v, exact, hand, upcard, draw_fees[6])
+            action, kept = _exact_after_buy(v, exact, hand, upcard, draw_fees[Fee.REPLACE])
         else:
-            action, kept = decide_jit(rules, AFTER_BUY, hand, upcard)
-        if action == REPLACE:
-            decisions[D_REPLACE] += 1
-            fees += draw_fees[6]
+            action, kept = decide_jit(rules, Point.AFTER_BUY, hand, upcard)
+        if action == Action.REPLACE:
+            decisions[Decision.REPLACE] += 1
+            fees += draw_fees[Fee.REPLACE]
             _exchange(hand, 6, kept, state, used)
             if exactly:
                 action = _exact_after_draw(v, exact, hand, upcard, _seen_by_player(used, dealer))
             else:
-                action = decide_jit(rules, AFTER_DRAW, hand, upcard)[0]
-        folded = action == FOLD
-        decisions[D_FOLD_AFTER_DRAW if folded else D_PLAY_AFTER_DRAW] += 1
-    elif action == EXCHANGE:
+                action = decide_jit(rules, Point.AFTER_DRAW, hand, upcard)[0]
+        folded = action == Action.FOLD
+        decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
+    elif action == Action.EXCHANGE:
         thrown = _exchange(hand, 5, kept, state, used)
-        decisions[D_EXCHANGE_1 + thrown - 1] += 1
-        fees += draw_fees[thrown]
+        decisions[Decision.EXCHANGE_1 + thrown - 1] += 1
+        fees += draw_fees[thrown]  # slot k: exchanging k cards
         if forced[thrown]:
-            decisions[D_FORCED_PLAY] += 1
+            decisions[Decision.FORCED_PLAY] += 1
         else:
             if exactly:
                 seen = _seen_by_player(used, dealer)
                 action = _exact_after_draw(v, exact, hand[:5], upcard, seen)
             else:
-                action = decide_jit(rules, AFTER_DRAW, hand[:5], upcard)[0]
-            folded = action == FOLD
-            decisions[D_FOLD_AFTER_DRAW if folded else D_PLAY_AFTER_DRAW] += 1
+                action = decide_jit(rules, Point.AFTER_DRAW, hand[:5], upcard)[0]
+            folded = action == Action.FOLD
+            decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
     else:
-        decisions[D_PLAY] += 1
+        decisions[Decision.PLAY] += 1
     final = hand[:n]
     value = hand_value_jit(final)
     category = category_jit(value, v.ace_king)
     wager = 1.0 + fees + (0.0 if folded else v.bet)
     if folded:
-        return 0.0, fees + 1.0, FOLD_OUTCOME, category, bonus, wager
+        return 0.0, fees + 1.0, Outcome.FOLD, category, bonus, wager
     dealer_value = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
     bought = False
     after = dealer_value
     multiple = 0.0
     if dealer_value < v.qualifier and not np.isnan(v.game_fee):
-        if game_mode == GAME_EXACT:
+        if game_mode == GameMode.EXACT:
             discard = dealer_discard_jit(v, dealer)
             multiple = bet_multiple_jit(v, final, value)
             bought = _exact_game_gain(v, value, multiple, dealer, discard, used[0], fees) > 0
-        elif game_mode == GAME_RULES:
-            bought = decide_jit(rules, BUY_GAME, final, upcard)[0] == BUY_THE_GAME
-        decisions[D_GAME_BOUGHT if bought else D_GAME_DECLINED] += 1
+        elif game_mode == GameMode.RULES:
+            bought = decide_jit(rules, Point.BUY_GAME, final, upcard)[0] == Action.BUY_THE_GAME
+        decisions[Decision.GAME_BOUGHT if bought else Decision.GAME_DECLINED] += 1
         if bought:
-            if game_mode != GAME_EXACT:
+            if game_mode != GameMode.EXACT:
                 discard = dealer_discard_jit(v, dealer)
             dealer[discard] = draw_card_jit(state, used)
             after = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
@@ -319,8 +287,8 @@ def play_blocks_jit(
 ):
     """Play the rounds of blocks ``first_block ..`` (one row of the outputs each).
 
-    ``stake``: ante, bonus bet, maximum payout, cap per bet (1) or per box
-    (0), all in currency; ante 0 means no stake (nothing capped).
+    ``stake``: slots ``codes.StakeSlot``, in currency; ante 0 means no stake
+    (nothing capped).
     """
     for row in prange(floats.shape[0]):
         start = (first_block + row) * BLOCK
@@ -354,9 +322,15 @@ def play_blocks_jit(
             out_f[WAGER] += wager
             out_f[BONUS] += bonus
             out_f[BONUS2] += bonus * bonus
-            if stake[0] > 0:
+            if stake[Stake.ANTE] > 0:
                 capped = capped_net_jit(
-                    won, lost, bonus, stake[0], stake[1], stake[2], stake[3] > 0
+                    won,
+                    lost,
+                    bonus,
+                    stake[Stake.ANTE],
+                    stake[Stake.BONUS_BET],
+                    stake[Stake.MAXIMUM_PAYOUT],
+                    stake[Stake.CAP_PER_BET] > 0,
                 )
                 out_f[CAPPED] += capped
                 out_f[CAPPED2] += capped * capped

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._tables import HASH_SHIFT, load_tables
+from .codes import CATEGORIES, Category
 
 _TABLES = load_tables()
 FLUSH = _TABLES["flush"]
@@ -24,8 +25,6 @@ WEIGHT5 = _TABLES["card_weights5"]
 WEIGHT6 = _TABLES["card_weights6"]
 CATEGORY = _TABLES["category"]
 ACE_KING_MIN = int(_TABLES["ace_king_min"][0])
-ACE_KING = 1
-HIGH_CARD = 0
 
 
 @njit(cache=True)
@@ -80,9 +79,9 @@ def hand_value_jit(hand):
 def category_jit(value, ace_king):
     """Category code of a value; ``ace_king`` ranks A-K high as its own category."""
     category = CATEGORY[value]
-    if ace_king and category == HIGH_CARD and value >= ACE_KING_MIN:
-        return ACE_KING
-    return category
+    if ace_king and category == Category.HIGH_CARD and value >= ACE_KING_MIN:
+        return np.int64(Category.ACE_KING)
+    return np.int64(category)
 
 
 @njit(cache=True, parallel=True)
@@ -129,7 +128,7 @@ def next_combination_jit(hand, n):
 @njit(cache=True)
 def _count_all_hands(size, ace_king):
     """Count every ``size``-card hand (5 or 6) by category."""
-    counts = np.zeros(11, dtype=np.int64)
+    counts = np.zeros(CATEGORIES, dtype=np.int64)
     hand = np.arange(size)
     while True:
         counts[category_jit(hand_value_jit(hand), ace_king)] += 1

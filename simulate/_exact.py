@@ -21,8 +21,9 @@ from numba import njit, prange
 
 from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
 from ._settlement import bet_multiple_jit
-from ._strategy import FIRST, PLAY, decide_jit
+from ._strategy import decide_jit
 from ._tables import cached_arrays
+from .codes import CATEGORIES, Action, Outcome, Point
 
 EXACT_TABLE_VERSION = 1
 # C(n, k) for n < 53, k < 6, for colex ranks of card sets
@@ -276,7 +277,6 @@ def canonical_hands_jit():
 
 
 # outcome cells of the full-game table: outcome x category
-CELL_FOLD, CELL_NO_QUALIFY, CELL_WIN, CELL_PUSH, CELL_LOSS = range(5)
 
 
 @njit(cache=True, parallel=True)
@@ -306,15 +306,19 @@ def full_game_jit(v, lists, reps, rules, optimal, counts, win_net, win_net2, pla
             ev, total, no_qualify, win, push, loss = play_ev_jit(
                 v, lists, hand, value, multiple, upcard, dead, 5
             )
-            play = ev > -1.0 if optimal else decide_jit(rules, FIRST, hand, upcard)[0] == PLAY
+            play = (
+                ev > -1.0
+                if optimal
+                else decide_jit(rules, Point.FIRST, hand, upcard)[0] == Action.PLAY
+            )
             if not play:
-                counts[row, CELL_FOLD * 11 + category] += total
+                counts[row, Outcome.FOLD * CATEGORIES + category] += total
                 continue
             plays[row, upcard] = True
-            counts[row, CELL_NO_QUALIFY * 11 + category] += no_qualify
-            counts[row, CELL_WIN * 11 + category] += win
-            counts[row, CELL_PUSH * 11 + category] += push
-            counts[row, CELL_LOSS * 11 + category] += loss
+            counts[row, Outcome.NO_QUALIFY * CATEGORIES + category] += no_qualify
+            counts[row, Outcome.WIN * CATEGORIES + category] += win
+            counts[row, Outcome.PUSH * CATEGORIES + category] += push
+            counts[row, Outcome.LOSS * CATEGORIES + category] += loss
             win_net[row] += win * win_amount
             win_net2[row] += win * win_amount * win_amount
 

@@ -10,23 +10,7 @@ import numpy as np
 from numba import njit
 
 from ._evaluator import category_jit, value5_jit
-
-FOLD = 0
-NO_QUALIFY = 1
-WIN = 2
-LOSS = 3
-PUSH = 4
-BOUGHT_NO_QUALIFY = 5
-BOUGHT_WIN = 6
-BOUGHT_LOSS = 7
-BOUGHT_PUSH = 8
-
-_ACE_KING = 1
-_PAIR = 2
-_TWO_PAIR = 3
-_TRIPS = 4
-_STRAIGHT = 5
-_QUADS = 8
+from .codes import Category, DealerDiscard, Outcome
 
 
 @njit(cache=True)
@@ -48,21 +32,25 @@ def _combination_of(cards, mask, ace_king, picked):
         distinct += (rank_mask >> rank) & 1
     if size == 2:
         if distinct == 1:
-            return _PAIR
-        return _ACE_KING if ace_king and rank_mask == (3 << 11) else -1
+            return Category.PAIR
+        return Category.ACE_KING if ace_king and rank_mask == (3 << 11) else -1
     if size == 3:
-        return _TRIPS if distinct == 1 else -1
+        return Category.THREE_OF_A_KIND if distinct == 1 else -1
     if size == 4:
         if distinct == 1:
-            return _QUADS
+            return Category.FOUR_OF_A_KIND
         first_rank_count = 0
         for i in range(4):
             first_rank_count += picked[i] >> 2 == picked[0] >> 2
-        return _TWO_PAIR if distinct == 2 and first_rank_count == 2 else -1
+        return Category.TWO_PAIR if distinct == 2 and first_rank_count == 2 else -1
     if size == 5:
         value = value5_jit(picked[0], picked[1], picked[2], picked[3], picked[4])
         category = category_jit(value, False)
-        return category if category >= _STRAIGHT and category != _QUADS else -1
+        return (
+            category
+            if category >= Category.STRAIGHT and category != Category.FOUR_OF_A_KIND
+            else -1
+        )
     return -1
 
 
@@ -137,14 +125,22 @@ def settle_jit(v, player_value, multiple, folded, fees, dealer_value, bought_gam
     hand is ``after``.
     """
     if folded:
-        return 0.0, fees + 1.0, FOLD
+        return 0.0, fees + 1.0, Outcome.FOLD
     if dealer_value >= v.qualifier:
-        return _showdown(v, player_value, multiple, dealer_value, True, fees, (WIN, LOSS, PUSH))
+        return _showdown(
+            v,
+            player_value,
+            multiple,
+            dealer_value,
+            True,
+            fees,
+            (Outcome.WIN, Outcome.LOSS, Outcome.PUSH),
+        )
     if not bought_game:
-        return v.ante_pays_no_qualify, fees, NO_QUALIFY
+        return v.ante_pays_no_qualify, fees, Outcome.NO_QUALIFY
     lost = fees + (1.0 if v.game_fee_is_ante else v.game_fee)
     if after < v.qualifier:
-        return 0.0, lost, BOUGHT_NO_QUALIFY
+        return 0.0, lost, Outcome.BOUGHT_NO_QUALIFY
     return _showdown(
         v,
         player_value,
@@ -152,7 +148,7 @@ def settle_jit(v, player_value, multiple, folded, fees, dealer_value, bought_gam
         after,
         not v.game_fee_is_ante,
         lost,
-        (BOUGHT_WIN, BOUGHT_LOSS, BOUGHT_PUSH),
+        (Outcome.BOUGHT_WIN, Outcome.BOUGHT_LOSS, Outcome.BOUGHT_PUSH),
     )
 
 
@@ -181,12 +177,12 @@ def capped_net_jit(won, lost, bonus_multiple, ante, bonus_bet, max_payout, cap_p
 def dealer_discard_jit(v, dealer):
     """Index in ``dealer`` (5 cards) of the card the dealer exchanges when a game is bought.
 
-    Policy 0 ("most-outs"): the card whose discard leaves most of the 47 cards
+    ``MOST_OUTS``: the card whose discard leaves most of the 47 cards
     he has not seen giving him a qualifying hand; ties go to the lowest card.
-    Policy 1 ("highest"): his highest card.
+    ``HIGHEST``: his highest card.
     """
     order = np.argsort(dealer)
-    if v.dealer_discards == 1:
+    if v.dealer_discards == DealerDiscard.HIGHEST:
         return order[4]
     in_hand = np.zeros(52, dtype=np.bool_)
     for card in dealer:

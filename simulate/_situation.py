@@ -37,17 +37,12 @@ from ._exact import (
     thrown_positions_jit,
     with_upcard_jit,
 )
-from ._strategy import BUY, EXCHANGE, FOLD, PLAY, REPLACE
+from .codes import CATEGORIES, FIRST_DECISIONS, PLAIN_OUTCOMES, Action, Decision, Fee, Outcome
 
 GRID_POINTS = 64
 UNSEEN = 46  # cards the player has not seen on his first decision
-# first decisions of the count table (as the simulator counts them), outcomes
-DECISION_FOLD, DECISION_PLAY, DECISION_BUY = 0, 1, 2  # exchange k: 2 + k
-DECISION_REPLACE = 8  # bought, then replaced
-DECISIONS = 9
-OUTCOME_FOLD, OUTCOME_NO_QUALIFY, OUTCOME_WIN, OUTCOME_PUSH, OUTCOME_LOSS = range(5)
-OUTCOMES = 5
-CATEGORIES = 11
+DECISIONS = FIRST_DECISIONS  # the count table: first decision x outcome x category
+OUTCOMES = PLAIN_OUTCOMES
 CELLS = DECISIONS * OUTCOMES * CATEGORIES
 PAIRS_IN = comb(44, 2)  # dealer hands holding u and two drawn cards, avoiding P
 
@@ -312,15 +307,15 @@ def _add_cells(v, cells, decision, value, counts, weight, folded):
     category = category_jit(value, v.ace_king)
     base = (decision * OUTCOMES) * CATEGORIES + category
     if folded:
-        cells[base + OUTCOME_FOLD * CATEGORIES] += weight * counts[3]
+        cells[base + Outcome.FOLD * CATEGORIES] += weight * counts[3]
         return
     no_qualify = counts[0]
     win = counts[1] - counts[0] if value >= v.qualifier else 0
     push = counts[2] - counts[1] if value >= v.qualifier else 0
-    cells[base + OUTCOME_NO_QUALIFY * CATEGORIES] += weight * no_qualify
-    cells[base + OUTCOME_WIN * CATEGORIES] += weight * win
-    cells[base + OUTCOME_PUSH * CATEGORIES] += weight * push
-    cells[base + OUTCOME_LOSS * CATEGORIES] += weight * (counts[3] - no_qualify - win - push)
+    cells[base + Outcome.NO_QUALIFY * CATEGORIES] += weight * no_qualify
+    cells[base + Outcome.WIN * CATEGORIES] += weight * win
+    cells[base + Outcome.PUSH * CATEGORIES] += weight * push
+    cells[base + Outcome.LOSS * CATEGORIES] += weight * (counts[3] - no_qualify - win - push)
 
 
 @njit(cache=True)
@@ -333,7 +328,7 @@ def _exchange_exact(v, sit, keep, fee, forced, cells=None, w=0):
     counts = np.empty(4, dtype=np.int64)
     m = unseen.shape[0]
     total, draws = 0.0, 0
-    decision = DECISION_BUY + k
+    decision = Decision.EXCHANGE_1 + k - 1
     for i in range(m):
         final[thrown[0]] = unseen[i]
         for j in range(i + 1, m) if k == 2 else range(-1, 0):
@@ -363,7 +358,7 @@ def _exchange_bounds(v, sit, options, fees, forced, out):
     final = hand.copy()
     single, double = comb_jit(UNSEEN - 1, 4), comb_jit(UNSEEN - 2, 4)
     for o in range(options.shape[0]):
-        if options[o, 0] != EXCHANGE:
+        if options[o, 0] != Action.EXCHANGE:
             continue
         thrown, k = thrown_positions_jit(options[o, 1])
         final[:] = hand
@@ -478,7 +473,7 @@ def _replace_exact(v, sit, s, position, cells=None, w=0):
         ev = _drawn_ev(v, sit, min(s, r), max(s, r), value, False, counts)
         total += ev
         if cells is not None:
-            _add_cells(v, cells, DECISION_REPLACE, value, counts, w, ev == -1.0)
+            _add_cells(v, cells, Decision.REPLACE, value, counts, w, ev == -1.0)
     return total / (m - 1)
 
 
@@ -498,10 +493,10 @@ def _buy_bound(v, sit, fees, replace_bounds):
         best = _ev_bound(
             v, tables, g0, g1grid[s], none, _value6(six), q_low, q_high, single, 0, False
         )
-        if not np.isnan(fees[6]):
-            best = max(best, replace_bounds[s].max() - fees[6])
+        if not np.isnan(fees[Fee.REPLACE]):
+            best = max(best, replace_bounds[s].max() - fees[Fee.REPLACE])
         total += best
-    return total / m - fees[0]
+    return total / m - fees[Fee.BUY]
 
 
 @njit(cache=True)
@@ -514,7 +509,7 @@ def _buy_ev(v, sit, fees, bounds, prune, after_buy):
     m = unseen.shape[0]
     six = np.empty(6, dtype=np.int64)
     counts = np.empty(4, dtype=np.int64)
-    replace_fee = fees[6]
+    replace_fee = fees[Fee.REPLACE]
     total = 0.0
     for s in range(m):
         _six(hand, unseen[s], six)
@@ -530,7 +525,7 @@ def _buy_ev(v, sit, fees, bounds, prune, after_buy):
                     best, choice = ev, position
         after_buy[s] = choice
         total += best
-    return total / m - fees[0]
+    return total / m - fees[Fee.BUY]
 
 
 @njit(cache=True)
@@ -549,8 +544,8 @@ def _buy_cells(v, sit, fees, after_buy, cells, w):
         _six(hand, unseen[s], six)
         value = _value6(six)
         ev = _drawn_ev(v, sit, s, -1, value, False, counts)
-        scale = w if np.isnan(fees[6]) else w * (m - 5)
-        _add_cells(v, cells, DECISION_BUY, value, counts, scale, ev == -1.0)
+        scale = w if np.isnan(fees[Fee.REPLACE]) else w * (m - 5)
+        _add_cells(v, cells, Decision.BUY, value, counts, scale, ev == -1.0)
 
 
 @njit(cache=True)
@@ -584,9 +579,9 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
         _exchange_bounds(v, sit, options, fees, forced, bounds)
     for o in range(options.shape[0]):
         kind = options[o, 0]
-        if kind == FOLD:
+        if kind == Action.FOLD:
             evs[o] = -1.0
-        elif kind == PLAY:
+        elif kind == Action.PLAY:
             value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
             thresholds = np.empty(3, dtype=np.int64)
             thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
@@ -599,8 +594,8 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
                 g0[thresholds[2]],
                 comb_jit(UNSEEN, 4),
             )[0]
-        elif kind == BUY:
-            if prune and not np.isnan(fees[6]):
+        elif kind == Action.BUY:
+            if prune and not np.isnan(fees[Fee.REPLACE]):
                 _replace_bounds(v, sit, replace_bounds)
                 bounds[o] = _buy_bound(v, sit, fees, replace_bounds)
             if bounds[o] >= best - 1e-9:
@@ -609,7 +604,7 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
             best = max(best, evs[o])
     order = np.argsort(-bounds)
     for o in order:
-        if options[o, 0] != EXCHANGE or bounds[o] < best - 1e-9:
+        if options[o, 0] != Action.EXCHANGE or bounds[o] < best - 1e-9:
             continue
         thrown_count = thrown_positions_jit(options[o, 1])[1]
         evs[o] = _exchange_exact(v, sit, options[o, 1], fees[thrown_count], forced[thrown_count])
@@ -657,11 +652,11 @@ def chosen_cells_jit(
     counts = np.empty(4, dtype=np.int64)
     counts[0], counts[1], counts[2] = g0[v.qualifier], g0[value], g0[value + 1]
     counts[3] = comb_jit(UNSEEN, 4)
-    if kind == FOLD:
-        _add_cells(v, cells, DECISION_FOLD, value, counts, factors[0], True)
-    elif kind == PLAY:
-        _add_cells(v, cells, DECISION_PLAY, value, counts, factors[0], False)
-    elif kind == EXCHANGE:
+    if kind == Action.FOLD:
+        _add_cells(v, cells, Decision.FOLD, value, counts, factors[0], True)
+    elif kind == Action.PLAY:
+        _add_cells(v, cells, Decision.PLAY, value, counts, factors[0], False)
+    elif kind == Action.EXCHANGE:
         k = thrown_positions_jit(keep)[1]
         _exchange_exact(v, sit, keep, fees[k], forced[k], cells, factors[k])
     else:
@@ -740,7 +735,7 @@ def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
     sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     counts = np.empty(4, dtype=np.int64)
     best = _drawn_ev(v, sit, s, -1, _value6(six), False, counts)
-    action, kept = (FOLD, 63) if best == -1.0 else (PLAY, 63)
+    action, kept = (Action.FOLD, 63) if best == -1.0 else (Action.PLAY, 63)
     if np.isnan(replace_fee):
         return action, kept
     total = comb_jit(UNSEEN - 2, 4)
@@ -776,7 +771,7 @@ def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
         if ev > best or (ev == best and choice >= 0 and position < choice):
             best, choice = ev, position
     if choice >= 0:
-        return REPLACE, 63 & ~(1 << choice)
+        return Action.REPLACE, 63 & ~(1 << choice)
     return action, kept
 
 
@@ -843,4 +838,4 @@ def play_after_draw_jit(v, tables, lists, final, upcard, seen_mask):
                     chosen[3] = dead[d]
                     _add_dealer_term(tables, lists, upcard, chosen, 4, thresholds, 1, out, ordered)
     ev = ev_from_counts_jit(v, value, _multiple(v, value), out[0], out[1], out[2], out[3])[0]
-    return PLAY if ev > -1.0 else FOLD
+    return Action.PLAY if ev > -1.0 else Action.FOLD

@@ -11,11 +11,8 @@ import numpy as np
 from numba import njit
 
 from ._evaluator import category_jit, hand_value_jit
+from .codes import Action, Category
 
-# decision points
-FIRST, AFTER_BUY, AFTER_DRAW, BUY_GAME = 0, 1, 2, 3
-# actions
-FOLD, PLAY, BUY, EXCHANGE, REPLACE, BUY_THE_GAME, DECLINE = 0, 1, 2, 3, 4, 5, 6
 # draws (bits of the DRAWS column: any of them)
 FOUR_FLUSH, FOUR_STRAIGHT, OPEN_STRAIGHT, INSIDE_STRAIGHT, FOUR_STRAIGHT_FLUSH = 1, 2, 4, 8, 16
 # cards to keep
@@ -40,7 +37,7 @@ KEEP_HIGHEST, KEEP_BEST_FIVE = 9, 10
 ) = range(13)
 RULE_COLUMNS = 13
 
-_ANY_CATEGORY = (1 << 11) - 1
+_ANY_CATEGORY = (1 << len(Category)) - 1
 _ALL_RANKS = (1 << 13) - 1
 
 
@@ -105,9 +102,9 @@ def draws_jit(cards):
     suits = np.zeros(4, dtype=np.int64)
     for card in cards:
         suits[card & 3] += 1
-    if category < 6 and suits.max() >= 4:  # below a flush
+    if category < Category.FLUSH and suits.max() >= 4:
         bits |= FOUR_FLUSH
-    if category < 5:  # below a straight
+    if category < Category.STRAIGHT:
         ranks = _rank_mask(cards)
         held = _straight_windows(ranks)
         for low in range(10):
@@ -119,7 +116,7 @@ def draws_jit(cards):
                 bits |= OPEN_STRAIGHT
         if bits & FOUR_STRAIGHT and not bits & OPEN_STRAIGHT:
             bits |= INSIDE_STRAIGHT
-    if category < 9:
+    if category < Category.STRAIGHT_FLUSH:
         for suit in range(4):
             if suits[suit] >= 4:
                 held = _straight_windows(_suit_rank_mask(cards, suit))
@@ -191,13 +188,18 @@ def keep_mask_jit(cards, keep, keep_count):
     n = cards.shape[0]
     if keep == KEEP_MADE:  # the cards that make the hand's category
         category = category_jit(hand_value_jit(cards), True)
-        if category == 0:
+        if category == Category.HIGH_CARD:
             return -1
-        keep = (
-            (KEEP_ACE_KING, KEEP_PAIR, KEEP_TWO_PAIR, KEEP_TRIPS)[category - 1]
-            if (category < 5)
-            else KEEP_BEST_FIVE
-        )
+        if category == Category.ACE_KING:
+            keep = KEEP_ACE_KING
+        elif category == Category.PAIR:
+            keep = KEEP_PAIR
+        elif category == Category.TWO_PAIR:
+            keep = KEEP_TWO_PAIR
+        elif category == Category.THREE_OF_A_KIND:
+            keep = KEEP_TRIPS
+        else:
+            keep = KEEP_BEST_FIVE
     if keep == KEEP_NONE:
         return 0
     if keep == KEEP_HIGHEST:
@@ -293,15 +295,15 @@ def decide_jit(rules, point, cards, upcard):
             if not draws & rule[DRAWS]:
                 continue
         action = rule[ACTION]
-        if action != EXCHANGE and action != REPLACE:
+        if action != Action.EXCHANGE and action != Action.REPLACE:
             return action, 0
         kept = keep_mask_jit(cards, rule[KEEP], rule[KEEP_COUNT])
         if kept < 0:
             continue
-        target = cards.shape[0] - (1 if action == REPLACE else rule[THROW])
-        if action == REPLACE or rule[THROW] > 0:
+        target = cards.shape[0] - (1 if action == Action.REPLACE else rule[THROW])
+        if action == Action.REPLACE or rule[THROW] > 0:
             if _popcount(kept) > target:
                 continue
             kept |= _highest(cards, target - _popcount(kept), kept)
         return action, kept
-    return FOLD, 0
+    return Action.FOLD, 0

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from ._io import write_npz
-from .categories import Category
+from .codes import Category
 
 TABLE_VERSION = 2
 HAND_CLASSES = 7462

@@ -490,9 +490,8 @@ def _sampled_seconds(name: str) -> dict:
 
 
 # rounds of the optimal strategy timed per variant with draws, where each situation met is
-# computed as the round is played (no table): about a minute each
-MEMO_ROUNDS = {"oasis": 4096, "six-card": 4096}
-MEMO_ROUNDS_FIVE_CARDS = 32
+# computed as the round is played (no table): about a minute each, by the longest exchange
+MEMO_ROUNDS, MEMO_ROUNDS_LONG_EXCHANGES = 4096, 32
 TABLE_ROUNDS = 1_000_000
 SITUATIONS = 134_459 * 47  # classes of five cards x upcards: the optimal strategy's table
 
@@ -503,6 +502,7 @@ def _optimal_throughput(name: str) -> dict:
     again with the memo full; beside the basic strategy."""
     from .optimal import optimal_strategy
     from .simulation import run
+    from .variant import load_variant
 
     run(name, "basic", 4096, seed=1)  # compile
     basic_rounds = 1_000_000
@@ -518,7 +518,8 @@ def _optimal_throughput(name: str) -> dict:
             "rounds_per_s": TABLE_ROUNDS / seconds,
             "basic_over_optimal": basic * seconds / TABLE_ROUNDS,
         }
-    rounds = MEMO_ROUNDS.get(name, MEMO_ROUNDS_FIVE_CARDS)
+    longest = max(load_variant(name).exchange_fees, default=0)
+    rounds = MEMO_ROUNDS if longest <= 2 else MEMO_ROUNDS_LONG_EXCHANGES
     with tempfile.TemporaryDirectory() as folder:
         strategy = optimal_strategy(name, memo_folder=Path(folder), table=False)
         start = time.perf_counter()

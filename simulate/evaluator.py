@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _evaluator as kernels
 from .cards import CardError, format_cards, parse_cards
-from .categories import Category
+from .codes import Category
 
 __all__ = [
     "HAND_CLASSES",
@@ -30,6 +30,7 @@ __all__ = [
     "format_cards",
     "hand_category",
     "hand_value",
+    "threshold_value",
 ]
 
 HAND_CLASSES = 7462
@@ -60,6 +61,24 @@ def hand_value(cards: Cards) -> int:
 def hand_category(cards: Cards, *, ace_king: bool = False) -> Category:
     """Category of a hand; with ``ace_king``, A-K high is :attr:`Category.ACE_KING`."""
     return Category(int(kernels.category_jit(hand_value(cards), ace_king)))
+
+
+def threshold_value(text: str) -> int:
+    """The value a rule or a qualifier names: the lowest hand of a category
+    (``'pair'``, ``'ace-king'``) or five cards (``'Ad Kc 8h 4s 2c'``). Raises
+    ``ValueError`` naming what was expected."""
+    try:
+        category = Category.from_key(text)
+    except KeyError:
+        try:
+            return hand_value(parse_cards(text))
+        except CardError as error:
+            raise ValueError(f"neither a category nor five cards: {error}") from None
+    if category == Category.HIGH_CARD:
+        return 1
+    if category == Category.ACE_KING:
+        return kernels.ACE_KING_MIN
+    return int(np.flatnonzero(category == kernels.CATEGORY)[0])
 
 
 def best_five(cards: Cards) -> np.ndarray:

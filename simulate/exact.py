@@ -27,9 +27,8 @@ from ._decisions import option_evs_jit
 from ._engine import _exact_game_gain
 from ._evaluator import category_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit
-from ._strategy import BUY, EXCHANGE, FOLD, PLAY
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
-from .categories import Category
+from .codes import CATEGORIES, PLAIN_OUTCOMES, Action, Category, Outcome, Point
 from .evaluator import hand_value
 from .strategy import Strategy, load_strategy
 from .variant import Variant, load_variant
@@ -38,7 +37,6 @@ __all__ = ["ExactResult", "advise", "exact_covers", "exact_game", "first_options
 
 DEALS = math.comb(52, 5) * 47 * math.comb(46, 4)
 NO_DRAWS = "optimal-no-draws"
-OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
 _LISTS = None
 
 
@@ -108,13 +106,13 @@ def advise(
 def first_options(variant: Variant) -> tuple[np.ndarray, list[str]]:
     """The options on the five dealt cards, in a fixed order: rows of (kind, mask of the
     cards kept), and their names."""
-    options, labels = [(FOLD, 31), (PLAY, 31)], ["fold", "play"]
+    options, labels = [(Action.FOLD, 31), (Action.PLAY, 31)], ["fold", "play"]
     if variant.buy_fee is not None:
-        options.append((BUY, 31))
+        options.append((Action.BUY, 31))
         labels.append("buy a sixth card")
     for count in sorted(variant.exchange_fees):
         for thrown in itertools.combinations(range(5), count):
-            options.append((EXCHANGE, sum(1 << i for i in range(5) if i not in thrown)))
+            options.append((Action.EXCHANGE, sum(1 << i for i in range(5) if i not in thrown)))
             labels.append(f"exchange {count}")
     return np.array(options, dtype=np.int64), labels
 
@@ -237,15 +235,15 @@ def exact_covers(variant: Variant, strategy: Strategy) -> bool:
 
 def _folds_or_bets(rules: np.ndarray) -> bool:
     """Whether the rules' first decision only ever folds or bets (no draws)."""
-    first = {int(a) for p, a in rules[:, :2] if p == rules_kernels.FIRST}
-    return first <= {rules_kernels.FOLD, rules_kernels.PLAY}
+    first = {int(a) for p, a in rules[:, :2] if p == Point.FIRST}
+    return first <= {Action.FOLD, Action.PLAY}
 
 
 def _weigh_every_deal(variant: Variant, rules: np.ndarray | None):
     """Run the full-game kernel over every class of hands: optimal play when ``rules``
     is None. Returns (classes, their sizes, counts, win nets, their squares, bets)."""
     reps, weights = kernels.canonical_hands_jit()
-    counts = np.zeros((len(reps), 55), dtype=np.int64)
+    counts = np.zeros((len(reps), PLAIN_OUTCOMES * CATEGORIES), dtype=np.int64)
     win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
     plays = np.zeros((len(reps), 52), dtype=np.bool_)
     optimal = rules is None
@@ -266,14 +264,19 @@ def _exact_sum(per_row: np.ndarray, weights: np.ndarray) -> Fraction:
 
 
 def _table(variant: Variant, totals: np.ndarray, win_total: Fraction) -> pd.DataFrame:
-    nets = {0: -1, 1: variant.ante_pays_no_qualify, 3: 0, 4: -(1 + variant.bet)}
+    nets = {
+        Outcome.FOLD: -1,
+        Outcome.NO_QUALIFY: variant.ante_pays_no_qualify,
+        Outcome.PUSH: 0,
+        Outcome.LOSS: -(1 + variant.bet),
+    }
     rows = []
-    for outcome, label in enumerate(OUTCOME_LABELS):
+    for outcome in list(Outcome)[:PLAIN_OUTCOMES]:
         for category in Category:
-            count = int(totals[outcome * 11 + category])
+            count = int(totals[outcome * CATEGORIES + category])
             if not count:
                 continue
-            if outcome == 2:
+            if outcome == Outcome.WIN:
                 net = (
                     None
                     if variant.second_combination
@@ -283,7 +286,7 @@ def _table(variant: Variant, totals: np.ndarray, win_total: Fraction) -> pd.Data
                 net = nets[outcome]
             rows.append(
                 {
-                    "outcome": label,
+                    "outcome": outcome.label,
                     "category": category.label,
                     "combinations": count,
                     "probability": count / DEALS,
@@ -303,7 +306,7 @@ def _table(variant: Variant, totals: np.ndarray, win_total: Fraction) -> pd.Data
 def _summary(
     variant: Variant, totals: np.ndarray, win_total: Fraction, win_total2: Fraction
 ) -> dict:
-    by_outcome = totals.reshape(5, 11).sum(axis=1)
+    by_outcome = totals.reshape(PLAIN_OUTCOMES, CATEGORIES).sum(axis=1)
     fold, no_qualify, _, _, loss = (int(x) for x in by_outcome)
     assert int(totals.sum()) == DEALS
     a_nq, lose = Fraction(variant.ante_pays_no_qualify), Fraction(1 + variant.bet)

@@ -25,6 +25,7 @@ from . import _strategy as rules_kernels
 from ._decisions import ExactDecisions, best_options_jit, no_situation_tables
 from ._io import write_npz
 from ._tables import cache_dir, cached_arrays
+from .codes import GameMode
 from .exact import NO_DRAWS, _lists, _weigh_every_deal, first_options, needs_pair_tables
 from .optimal_game import optimal_table, situation_tables, supports_exact_draws
 from .strategy import Strategy
@@ -235,7 +236,7 @@ def optimal_strategy(
         description=OPTIMAL_DESCRIPTION if play.draws else NO_DRAWS_DESCRIPTION,
         file="(computed)",
         rules=np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64),
-        game_mode=2 if variant.buy_game else 0,
+        game_mode=GameMode.EXACT if variant.buy_game else GameMode.NEVER,
         data=data,
         exact_play=play,
     )

@@ -30,7 +30,7 @@ from . import _situation as kernels
 from ._exact import canonical_hands_jit
 from ._io import read_keyed_npz, write_npz
 from ._tables import cache_dir
-from .categories import Category
+from .codes import CATEGORIES, FIRST_DECISIONS, PLAIN_OUTCOMES, Category, Decision, Outcome
 from .exact import NO_DRAWS, ExactResult, _lists, first_options
 
 __all__ = [
@@ -47,18 +47,10 @@ __all__ = [
 RANGE_CLASSES = 1024
 TABLE_VERSION = 1
 NOT_DEALT = 255  # the choice where the upcard is one of the hand's cards
-DECISION_LABELS = [
-    "fold",
-    "play",
-    "buy, then play or fold",
-    "exchange 1",
-    "exchange 2",
-    "exchange 3",
-    "exchange 4",
-    "exchange 5",
-    "buy, then replace",
+DECISION_LABELS = [  # of first decisions, as the return table names them
+    {Decision.BUY: "buy, then play or fold", Decision.REPLACE: "buy, then replace"}.get(d, d.label)
+    for d in list(Decision)[:FIRST_DECISIONS]
 ]
-OUTCOME_LABELS = ["fold", "dealer does not qualify", "win", "push", "loss"]
 _SOURCES = ("_situation.py", "_exact.py", "_evaluator.py", "_tables.py", "_settlement.py")
 
 
@@ -239,28 +231,28 @@ def _cell_nets(variant) -> np.ndarray:
     """Net, in antes, and amount wagered of each cell (decision x outcome x category)."""
     buy = variant.buy_fee or 0.0
     fees = {
-        kernels.DECISION_FOLD: 0.0,
-        kernels.DECISION_PLAY: 0.0,
-        kernels.DECISION_BUY: buy,
-        kernels.DECISION_REPLACE: buy + (variant.replace_fee or 0.0),
+        Decision.FOLD: 0.0,
+        Decision.PLAY: 0.0,
+        Decision.BUY: buy,
+        Decision.REPLACE: buy + (variant.replace_fee or 0.0),
     }
     for k, fee in variant.exchange_fees.items():
-        fees[kernels.DECISION_BUY + k] = fee  # exchanging k cards
-    nets = np.zeros((kernels.DECISIONS, kernels.OUTCOMES, kernels.CATEGORIES))
+        fees[Decision.EXCHANGE_1 + k - 1] = fee
+    nets = np.zeros((FIRST_DECISIONS, PLAIN_OUTCOMES, CATEGORIES))
     wagers = np.zeros_like(nets)
     for decision, fee in fees.items():
-        for category in range(kernels.CATEGORIES):
-            win = variant.ante_pays + variant.bet * variant.bet_pays.get(Category(category), 0)
+        for category in Category:
+            win = variant.ante_pays + variant.bet * variant.bet_pays.get(category, 0)
             outcome_nets = {
-                kernels.OUTCOME_FOLD: -1.0,
-                kernels.OUTCOME_NO_QUALIFY: variant.ante_pays_no_qualify,
-                kernels.OUTCOME_WIN: win,
-                kernels.OUTCOME_PUSH: 0.0,
-                kernels.OUTCOME_LOSS: -1.0 - variant.bet,
+                Outcome.FOLD: -1.0,
+                Outcome.NO_QUALIFY: variant.ante_pays_no_qualify,
+                Outcome.WIN: win,
+                Outcome.PUSH: 0.0,
+                Outcome.LOSS: -1.0 - variant.bet,
             }
             for outcome, net in outcome_nets.items():
                 nets[decision, outcome, category] = net - fee
-                bet = 0.0 if outcome == kernels.OUTCOME_FOLD else variant.bet
+                bet = 0.0 if outcome == Outcome.FOLD else variant.bet
                 wagers[decision, outcome, category] = 1.0 + fee + bet
     return nets.ravel(), wagers.ravel()
 
@@ -276,9 +268,9 @@ def _result(variant, totals: np.ndarray, situations: int, unit: int, seconds: fl
     mean = net / denominator
     average_bet = wagered / denominator
     variance = net2 / denominator - mean**2
-    shape = (kernels.DECISIONS, kernels.OUTCOMES, kernels.CATEGORIES)
+    shape = (FIRST_DECISIONS, PLAIN_OUTCOMES, CATEGORIES)
     by_decision = totals.reshape(shape).sum(axis=(1, 2))
-    folded = totals.reshape(shape)[:, 0, :].sum()
+    folded = totals.reshape(shape)[:, Outcome.FOLD, :].sum()
     hits = sum(c for n, c in zip(nets, counts, strict=True) if n > 0)
     summary = {
         "deals": denominator,
@@ -301,12 +293,12 @@ def _result(variant, totals: np.ndarray, situations: int, unit: int, seconds: fl
     for index, count in enumerate(counts):
         if not count:
             continue
-        decision, rest = divmod(index, kernels.OUTCOMES * kernels.CATEGORIES)
-        outcome, category = divmod(rest, kernels.CATEGORIES)
+        decision, rest = divmod(index, PLAIN_OUTCOMES * CATEGORIES)
+        outcome, category = divmod(rest, CATEGORIES)
         rows.append(
             {
                 "decision": DECISION_LABELS[decision],
-                "outcome": OUTCOME_LABELS[outcome],
+                "outcome": Outcome(outcome).label,
                 "category": Category(category).label,
                 "combinations": count,
                 "probability": count / denominator,

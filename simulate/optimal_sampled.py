@@ -39,9 +39,10 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from ._decisions import EXCHANGE, best_options_jit
+from ._decisions import best_options_jit
 from ._exact import canonical_hands_jit, thrown_count_jit
 from ._io import read_keyed_npz, write_npz
+from .codes import Action
 from .exact import ExactResult, _lists, exact_game, first_options, needs_pair_tables
 from .optimal_game import (
     code_hash,
@@ -344,7 +345,7 @@ def situation_gains(
     hands = _class_weights()[0][classes]
     options = first_options(variant)[0]
     thrown = np.array([thrown_count_jit(keep) for keep in options[:, 1]])
-    long = (options[:, 0] == EXCHANGE) & (thrown > short_draws)
+    long = (options[:, 0] == Action.EXCHANGE) & (thrown > short_draws)
     return {
         "classes": classes.astype(np.int32),
         "upcards": upcards.astype(np.int8),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .categories import Category
+from .codes import Category
 from .variant import Variant
 
 __all__ = ["describe_rules", "pay_table_rows", "rules_summary"]

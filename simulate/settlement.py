@@ -9,12 +9,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 
 from . import _settlement as kernels
 from .cards import CardError, format_card, parse_cards
+from .codes import Outcome
 from .evaluator import hand_value
 from .variant import Account, Variant, load_variant
 
@@ -27,26 +27,6 @@ __all__ = [
     "dealer_discard",
     "settle",
 ]
-
-
-class Outcome(IntEnum):
-    FOLD = kernels.FOLD
-    NO_QUALIFY = kernels.NO_QUALIFY
-    WIN = kernels.WIN
-    LOSS = kernels.LOSS
-    PUSH = kernels.PUSH
-    BOUGHT_NO_QUALIFY = kernels.BOUGHT_NO_QUALIFY
-    BOUGHT_WIN = kernels.BOUGHT_WIN
-    BOUGHT_LOSS = kernels.BOUGHT_LOSS
-    BOUGHT_PUSH = kernels.BOUGHT_PUSH
-
-    @property
-    def label(self) -> str:
-        """``'win'``, ``'bought game: dealer does not qualify'``..."""
-        text = {"NO_QUALIFY": "dealer does not qualify"}.get(
-            self.name.removeprefix("BOUGHT_"), self.name.removeprefix("BOUGHT_").lower()
-        )
-        return f"bought game: {text}" if self.name.startswith("BOUGHT_") else text
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,7 @@ import pandas as pd
 
 from . import __version__
 from . import _engine as engine
-from .categories import Category
-from .settlement import Outcome
+from .codes import CATEGORIES, DECISIONS, STAKE_SLOTS, Category, Decision, Outcome, StakeSlot
 from .strategy import Strategy, load_strategy
 from .variant import Variant, load_variant
 
@@ -32,22 +31,7 @@ DEFAULT_SEED = 1
 """The seed of every run, comparison and report not given one."""
 
 Z95, Z99 = 1.959963984540054, 2.5758293035489004
-DECISION_NAMES = [
-    "fold",
-    "play",
-    "buy a sixth card",
-    "exchange 1",
-    "exchange 2",
-    "exchange 3",
-    "exchange 4",
-    "exchange 5",
-    "replace a card",
-    "fold after a draw",
-    "play after a draw",
-    "play forced by the exchange",
-    "buy the dealer a game",
-    "decline to buy the dealer a game",
-]
+DECISION_NAMES = [decision.label for decision in Decision]
 
 
 @dataclass(frozen=True)
@@ -65,7 +49,7 @@ def _key(seed: int) -> np.uint64:
 
 def _stake_array(variant: Variant, stake: Stake | None) -> np.ndarray:
     if stake is None:
-        return np.zeros(4)
+        return np.zeros(STAKE_SLOTS)
     if stake.account not in variant.accounts:
         known = ", ".join(variant.accounts) or "none"
         raise ValueError(f"{variant.name} has no account {stake.account!r} (known: {known})")
@@ -80,7 +64,11 @@ def _stake_array(variant: Variant, stake: Stake | None) -> np.ndarray:
     ):
         raise ValueError(f"bonus bet {stake.bonus_bet:g} is outside {account.name}'s limits")
     cap = np.inf if account.max_payout is None else account.max_payout
-    return np.array([stake.ante, stake.bonus_bet, cap, float(variant.payout_cap == "bet")])
+    slots = np.zeros(STAKE_SLOTS)
+    slots[StakeSlot.ANTE], slots[StakeSlot.BONUS_BET] = stake.ante, stake.bonus_bet
+    slots[StakeSlot.MAXIMUM_PAYOUT] = cap
+    slots[StakeSlot.CAP_PER_BET] = variant.payout_cap == "bet"
+    return slots
 
 
 def _situations_progress(progress: Callable[[int], None] | None, start: int, stop: int):
@@ -260,7 +248,7 @@ class SimulationResult:
         rows = []
         for outcome in Outcome:
             for category in Category:
-                cell = outcome * engine.CATEGORIES + category
+                cell = outcome * CATEGORIES + category
                 count = int(self.ints[engine.CELL_COUNT + cell])
                 if count:
                     rows.append(
@@ -278,7 +266,7 @@ class SimulationResult:
     @property
     def decisions(self) -> pd.DataFrame:
         """How often each decision was taken, per round."""
-        counts = self.ints[engine.DECISION_COUNT : engine.DECISION_COUNT + engine.DECISIONS]
+        counts = self.ints[engine.DECISION_COUNT : engine.DECISION_COUNT + DECISIONS]
         rows = [
             {"decision": name, "count": int(c), "frequency": c / self.rounds}
             for name, c in zip(DECISION_NAMES, counts, strict=True)

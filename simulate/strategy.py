@@ -22,24 +22,29 @@ from . import _evaluator
 from . import _strategy as k
 from ._datafile import DataFileError, Table, data_hash, data_record
 from ._decisions import ExactDecisions, no_decisions
-from .cards import RANKS, CardError, parse_cards
-from .categories import Category
-from .evaluator import hand_value
+from .cards import RANKS
+from .codes import Action, Category, GameMode, Point
+from .evaluator import threshold_value
 from .variant import Variant, load_variant
 
 __all__ = ["Strategy", "StrategyError", "load_strategy", "strategy_names"]
 
 POINTS = {
-    "first": k.FIRST,
-    "after_buy": k.AFTER_BUY,
-    "after_draw": k.AFTER_DRAW,
-    "buy_game": k.BUY_GAME,
+    "first": Point.FIRST,
+    "after_buy": Point.AFTER_BUY,
+    "after_draw": Point.AFTER_DRAW,
+    "buy_game": Point.BUY_GAME,
 }
 ACTIONS = {
-    "first": {"fold": k.FOLD, "play": k.PLAY, "buy": k.BUY, "exchange": k.EXCHANGE},
-    "after_buy": {"fold": k.FOLD, "play": k.PLAY, "replace": k.REPLACE},
-    "after_draw": {"fold": k.FOLD, "play": k.PLAY},
-    "buy_game": {"buy": k.BUY_THE_GAME, "decline": k.DECLINE},
+    "first": {
+        "fold": Action.FOLD,
+        "play": Action.PLAY,
+        "buy": Action.BUY,
+        "exchange": Action.EXCHANGE,
+    },
+    "after_buy": {"fold": Action.FOLD, "play": Action.PLAY, "replace": Action.REPLACE},
+    "after_draw": {"fold": Action.FOLD, "play": Action.PLAY},
+    "buy_game": {"buy": Action.BUY_THE_GAME, "decline": Action.DECLINE},
 }
 DRAWS = {
     "four-flush": k.FOUR_FLUSH,
@@ -60,7 +65,7 @@ KEEPS = {
     "ace-king": (k.KEEP_ACE_KING, 2),
     "best-five": (k.KEEP_BEST_FIVE, 5),
 }
-GAME_MODES = ("never", "rules", "exact")  # the order of _engine.GAME_NEVER ...
+GAME_MODES = tuple(mode.key for mode in GameMode)
 CONDITIONS = (
     "at_least",
     "below",
@@ -183,19 +188,9 @@ def _hand_threshold(rule: Table, key: str) -> int | None:
     if text is None:
         return None
     try:
-        category = Category.from_key(text)
-    except KeyError:
-        try:
-            return hand_value(parse_cards(text))
-        except CardError as error:
-            raise rule.error(key, f"neither a category nor five cards: {error}") from None
-    if category == Category.ACE_KING:
-        return _evaluator.ACE_KING_MIN
-    return (
-        1
-        if category == Category.HIGH_CARD
-        else int(np.flatnonzero(category == _evaluator.CATEGORY)[0])
-    )
+        return threshold_value(text)
+    except ValueError as error:
+        raise rule.error(key, str(error)) from None
 
 
 def _names(rule: Table, key: str, allowed) -> list[str]:
@@ -342,6 +337,6 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
         description,
         file,
         np.array(rows, dtype=np.int64).reshape(-1, k.RULE_COLUMNS),
-        GAME_MODES.index(game),
+        GameMode[game.upper()],
         data,
     )

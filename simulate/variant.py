@@ -21,9 +21,8 @@ import numpy as np
 
 from . import _evaluator
 from ._datafile import DataFileError, Table, data_hash, data_record, read_text
-from .cards import CardError, parse_cards
-from .categories import Category
-from .evaluator import hand_value
+from .codes import FEES, Category, DealerDiscard, Fee
+from .evaluator import threshold_value
 
 __all__ = [
     "Account",
@@ -35,7 +34,7 @@ __all__ = [
     "variant_names",
 ]
 
-DEALER_DISCARDS = ("most-outs", "highest")
+DEALER_DISCARDS = tuple(d.key for d in DealerDiscard)
 
 
 class VariantError(DataFileError):
@@ -159,7 +158,9 @@ class Variant:
             second_combination=self.second_combination,
             game_fee=game.fee if game else np.nan,
             game_fee_is_ante=bool(game and game.fee_is_ante),
-            dealer_discards=DEALER_DISCARDS.index(game.dealer_discards) if game else 0,
+            dealer_discards=DEALER_DISCARDS.index(game.dealer_discards)
+            if game
+            else DealerDiscard.MOST_OUTS,
             has_bonus=self.bonus_pays is not None,
             bonus_pays=bonus_pays,
         )
@@ -172,11 +173,11 @@ class Variant:
     def draw_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(fees of buying, of exchanging 1..5 cards and of replacing, NaN where not
         offered; whether exchanging i cards forces the BET) as the kernels read them."""
-        fees = np.full(7, np.nan)
-        fees[0] = np.nan if self.buy_fee is None else self.buy_fee
+        fees = np.full(FEES, np.nan)
+        fees[Fee.BUY] = np.nan if self.buy_fee is None else self.buy_fee
         for count, fee in self.exchange_fees.items():
-            fees[count] = fee
-        fees[6] = np.nan if self.replace_fee is None else self.replace_fee
+            fees[count] = fee  # slot k: exchanging k cards
+        fees[Fee.REPLACE] = np.nan if self.replace_fee is None else self.replace_fee
         forced = np.zeros(6, dtype=np.bool_)
         for count in self.exchange_forces_bet:
             forced[count] = True
@@ -264,19 +265,9 @@ def _pay_table(table: Table, ace_king: bool) -> dict[Category, float]:
 
 def _qualifier_value(table: Table, text: str) -> int:
     try:
-        category = Category.from_key(text)
-    except KeyError:
-        try:
-            return hand_value(parse_cards(text))
-        except CardError as error:
-            raise table.error(
-                "dealer_qualifies", f"neither a category nor a hand: {error}"
-            ) from None
-    if category == Category.HIGH_CARD:
-        return 1
-    if category == Category.ACE_KING:
-        return _evaluator.ACE_KING_MIN
-    return int(np.flatnonzero(category == _evaluator.CATEGORY)[0])
+        return threshold_value(text)
+    except ValueError as error:
+        raise table.error("dealer_qualifies", str(error)) from None
 
 
 def _read_variant(file: Path, label: str, origin: str) -> Variant:

@@ -7,6 +7,7 @@ import numpy as np
 from simulate import _engine as engine
 from simulate import _strategy as k
 from simulate.cards import format_card
+from simulate.codes import Action, GameMode, Point
 from simulate.settlement import Outcome
 
 from . import oracle
@@ -31,23 +32,23 @@ def reference_round(variant, strategy, key, index):
     dealer = [draw() for _ in range(5)]
     bonus = oracle.bonus(game, named(hand)) if "bonus" in game else 0.0
     taken, fees, folded = [], 0.0, False
-    action, kept = decide(k.FIRST, hand)
-    if action == k.FOLD:
+    action, kept = decide(Point.FIRST, hand)
+    if action == Action.FOLD:
         folded = True
         taken.append("fold")
-    elif action == k.PLAY:
+    elif action == Action.PLAY:
         taken.append("play")
-    elif action == k.BUY:
+    elif action == Action.BUY:
         taken.append("buy")
         fees += oracle.fee(game, "buy")
         hand.append(draw())
-        action, kept = decide(k.AFTER_BUY, hand)
-        if action == k.REPLACE:
+        action, kept = decide(Point.AFTER_BUY, hand)
+        if action == Action.REPLACE:
             taken.append("replace")
             fees += oracle.fee(game, "replace")
             hand = [card if kept >> i & 1 else draw() for i, card in enumerate(hand)]
-            action, kept = decide(k.AFTER_DRAW, hand)
-        folded = action == k.FOLD
+            action, kept = decide(Point.AFTER_DRAW, hand)
+        folded = action == Action.FOLD
         taken.append("fold after draw" if folded else "play after draw")
     else:
         thrown = 5 - bin(kept).count("1")
@@ -57,12 +58,12 @@ def reference_round(variant, strategy, key, index):
         if oracle.forces_bet(game, thrown):
             taken.append("forced play")
         else:
-            folded = decide(k.AFTER_DRAW, hand)[0] == k.FOLD
+            folded = decide(Point.AFTER_DRAW, hand)[0] == Action.FOLD
             taken.append("fold after draw" if folded else "play after draw")
     bought, after = False, None
     if not folded and not oracle.qualifies(game, named(dealer)) and "buy_game" in game:
         discard = oracle.dealer_discard(game, named(dealer))
-        if strategy.game_mode == engine.GAME_EXACT:
+        if strategy.game_mode == GameMode.EXACT:
             unseen = [format_card(c) for c in range(52) if not used[0] >> c & 1]
             declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
             gains = [
@@ -77,8 +78,8 @@ def reference_round(variant, strategy, key, index):
                 for new in unseen
             ]
             bought = sum(gains) / len(gains) > declined
-        elif strategy.game_mode == engine.GAME_RULES:
-            bought = decide(k.BUY_GAME, hand)[0] == k.BUY_THE_GAME
+        elif strategy.game_mode == GameMode.RULES:
+            bought = decide(Point.BUY_GAME, hand)[0] == Action.BUY_THE_GAME
         taken.append("bought game" if bought else "declined game")
         if bought:
             after = [format_card(draw()) if c == discard else c for c in named(dealer)]

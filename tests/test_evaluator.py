@@ -3,7 +3,7 @@ import pytest
 
 from simulate import _tables
 from simulate.cards import CardError, format_cards, parse_cards
-from simulate.categories import Category
+from simulate.codes import Category
 from simulate.evaluator import (
     HAND_CLASSES,
     best_five,

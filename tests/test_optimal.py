@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from simulate import _engine as engine
-from simulate import _strategy as k
 from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit, memo_choice_jit
 from simulate.cards import format_card, format_cards
+from simulate.codes import Action, GameMode
 from simulate.exact import _lists, advise
 from simulate.optimal import OptimalPlay, hand_class_maps, optimal_strategy
 from simulate.optimal_game import optimal_result
@@ -20,7 +20,7 @@ from simulate.variant import load_variant
 from .helpers import scaled
 from .test_exact import Z999, brute_force_play_ev
 
-LABELS = {k.FOLD: "fold", k.PLAY: "play", k.BUY: "buy a sixth card"}
+LABELS = {Action.FOLD: "fold", Action.PLAY: "play", Action.BUY: "buy a sixth card"}
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_choices_after_a_buy_are_the_best_option_of_advise(name):
         action, kept = after_buy_choice_jit(variant.arrays(), _lists(), six, upcard, fees[6])
         frame = advise(name, format_cards(six), format_card(upcard))
         thrown = [format_card(c) for i, c in enumerate(six.tolist()) if not (kept >> i) & 1]
-        label = {k.FOLD: "fold", k.PLAY: "play", k.REPLACE: "replace"}[action]
+        label = {Action.FOLD: "fold", Action.PLAY: "play", Action.REPLACE: "replace"}[action]
         chosen = frame[(frame["option"] == label) & (frame["cards thrown"] == "".join(thrown))]
         assert chosen["ev"].iloc[0] == pytest.approx(frame["ev"].max(), abs=1e-12)
 
@@ -88,9 +88,9 @@ def test_choices_after_a_draw_weigh_every_dealer_hand_without_the_seen_cards():
             mask = int(sum(1 << int(c) for c in seen))
             action = after_draw_choice_jit(oasis.arrays(), _lists(), final, upcard, mask)
             ev = brute_force_play_ev(oasis, final, upcard, seen.tolist())
-            assert action == (k.PLAY if ev > -1 else k.FOLD)
+            assert action == (Action.PLAY if ev > -1 else Action.FOLD)
             plays.add(action)
-    assert plays == {k.PLAY, k.FOLD}
+    assert plays == {Action.PLAY, Action.FOLD}
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +170,9 @@ def test_buys_and_replacements_realize_the_exact_evs(tmp_path):
     in the exact EVs."""
     strategy = optimal_strategy("six-card", memo_folder=tmp_path, table=False)
     rounds = 4096
-    result = run("six-card", dataclasses.replace(strategy, game_mode=0), rounds, seed=13)
+    result = run(
+        "six-card", dataclasses.replace(strategy, game_mode=GameMode.NEVER), rounds, seed=13
+    )
     keys = engine.situation_keys_jit(_key(13), 0, rounds, *hand_class_maps()[1:])
     expected = strategy.exact_play.expected_values(keys).mean()
     taken = result.decisions.set_index("decision")["count"]
@@ -201,7 +203,7 @@ def test_simulated_optimal_six_card_matches_the_exact_whole_game():
     """As in the exact counts, the dealer's game never bought."""
     exact = optimal_result(load_variant("six-card")).summary
     n = scaled(40_000)
-    strategy = dataclasses.replace(load_strategy("optimal", "six-card"), game_mode=0)
+    strategy = dataclasses.replace(load_strategy("optimal", "six-card"), game_mode=GameMode.NEVER)
     simulated = run("six-card", strategy, n, seed=78)
     decisions = simulated.decisions.set_index("decision")["count"] / n
     assert abs(simulated.summary["rtp"] - exact["rtp"]) <= Z999 * exact[

@@ -4,7 +4,7 @@ import pytest
 
 from simulate import _settlement
 from simulate.cards import format_cards, parse_cards
-from simulate.categories import Category
+from simulate.codes import Category
 from simulate.evaluator import hand_category, hand_value
 from simulate.settlement import (
     Outcome,

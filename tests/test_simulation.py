@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from simulate import _engine as engine
-from simulate.categories import Category
+from simulate.codes import DECISIONS, Category
 from simulate.simulation import Stake, _key, run
 from simulate.strategy import load_strategy
 from simulate.variant import load_variant
@@ -228,7 +228,7 @@ class KernelRounds:
         self.variant, self.strategy, self.key = variant, strategy, _key(seed)
         self.arrays = variant.arrays()
         self.fees, self.forced = variant.draw_arrays()
-        self.decisions = np.zeros(engine.DECISIONS, dtype=np.int64)
+        self.decisions = np.zeros(DECISIONS, dtype=np.int64)
         self.scratch = (
             np.empty(6, dtype=np.int64),
             np.empty(5, dtype=np.int64),

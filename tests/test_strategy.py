@@ -3,6 +3,7 @@ import pytest
 
 from simulate import _strategy as k
 from simulate.cards import parse_cards
+from simulate.codes import Action, Point
 from simulate.strategy import Strategy, StrategyError, load_strategy, strategy_names
 
 VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
@@ -112,12 +113,12 @@ action = "fold"
 """)
     rules = load_strategy(path, "oasis").rules
     up = int(parse_cards("Kc")[0])
-    assert k.decide_jit(rules, k.FIRST, cards("Ah Kd Jh 8s 3c"), up)[0] == k.PLAY
-    assert k.decide_jit(rules, k.FIRST, cards("Ah Qd Jh 8s 3c"), up)[0] == k.FOLD
-    action, kept = k.decide_jit(rules, k.FIRST, cards("Ah 2h Jh 8h 3c"), up)
-    assert action == k.EXCHANGE and kept == 0b01111
+    assert k.decide_jit(rules, Point.FIRST, cards("Ah Kd Jh 8s 3c"), up)[0] == Action.PLAY
+    assert k.decide_jit(rules, Point.FIRST, cards("Ah Qd Jh 8s 3c"), up)[0] == Action.FOLD
+    action, kept = k.decide_jit(rules, Point.FIRST, cards("Ah 2h Jh 8h 3c"), up)
+    assert action == Action.EXCHANGE and kept == 0b01111
     low = int(parse_cards("4d")[0])
-    assert k.decide_jit(rules, k.FIRST, cards("Ah Qd Jh 8s 3c"), low)[0] == k.PLAY
+    assert k.decide_jit(rules, Point.FIRST, cards("Ah Qd Jh 8s 3c"), low)[0] == Action.PLAY
 
 
 def strategy_file(tmp_path, text):

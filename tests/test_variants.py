@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from simulate.categories import Category
+from simulate.codes import Category
 from simulate.evaluator import hand_value
 from simulate.variant import Variant, VariantError, load_variant, variant_names
 
@@ -111,7 +111,7 @@ def variant_from(tmp_path, base, old, new):
             "oasis",
             'dealer_qualifies = "ace-king"',
             'dealer_qualifies = "aces"',
-            "hands.dealer_qualifies: neither a category nor a hand",
+            "hands.dealer_qualifies: neither a category nor five cards",
         ),
         (
             "oasis",
