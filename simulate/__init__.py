@@ -7,8 +7,8 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
+from .catalog import load_strategy, strategy_names
 from .simulation import SimulationResult, Stake, run
-from .strategy import load_strategy, strategy_names
 from .variant import load_variant, variant_names
 
 __all__ = [

@@ -31,7 +31,7 @@ from ._settlement import (
     settle_jit,
 )
 from ._situation import after_buy_jit, play_after_draw_jit
-from ._strategy import decide_jit
+from ._strategy import decide
 from .codes import CATEGORIES, DECISIONS, OUTCOMES, Action, Decision, Fee, GameMode, Outcome, Point
 from .codes import StakeSlot as Stake
 
@@ -99,7 +99,7 @@ def _exchange(hand, n, kept, state, used):
 
 
 @njit(cache=True)
-def _exact_game_gain(v, value, multiple, dealer, discard, used, fees):
+def exact_game_gain_jit(v, value, multiple, dealer, discard, used, fees):
     """Expected gain, in antes, of buying the dealer a game over declining it.
 
     The player sees the dealer's hand and the card he discards; the new card
@@ -176,13 +176,14 @@ def situation_keys_jit(key, start, stop, class_of, perm_of, perms):
 
 @njit(cache=True)
 def play_round_jit(
-    v, rules, game_mode, exact, draw_fees, forced, state, decisions, hand, dealer, used
+    v, strategy, game_mode, exact, draw_fees, forced, state, decisions, hand, dealer, used
 ):
     """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
 
     ``exact``: ExactDecisions; with options, the first decision is the situation's
     best option from its memo and the later ones are exact; else with a fold-or-bet
-    table, the first decision is the table's; else the rules decide.
+    table, the first decision is the table's; else ``strategy`` decides (a rule array or
+    a numba-compiled function: ``_strategy.decide``).
     ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
     decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
@@ -196,7 +197,7 @@ def play_round_jit(
     elif exact.plays.shape[0]:
         action, kept = (Action.PLAY if table_bet_jit(exact, hand[:5], upcard) else Action.FOLD), 0
     else:
-        action, kept = decide_jit(rules, Point.FIRST, hand[:5], upcard)
+        action, kept = decide(strategy, Point.FIRST, hand[:5], upcard)
     n = 5
     fees = 0.0
     folded = False
@@ -211,7 +212,7 @@ def play_round_jit(
         if exactly:
             action, kept = _exact_after_buy(v, exact, hand, upcard, draw_fees[Fee.REPLACE])
         else:
-            action, kept = decide_jit(rules, Point.AFTER_BUY, hand, upcard)
+            action, kept = decide(strategy, Point.AFTER_BUY, hand, upcard)
         if action == Action.REPLACE:
             decisions[Decision.REPLACE] += 1
             fees += draw_fees[Fee.REPLACE]
@@ -219,7 +220,7 @@ def play_round_jit(
             if exactly:
                 action = _exact_after_draw(v, exact, hand, upcard, _seen_by_player(used, dealer))
             else:
-                action = decide_jit(rules, Point.AFTER_DRAW, hand, upcard)[0]
+                action = decide(strategy, Point.AFTER_DRAW, hand, upcard)[0]
         folded = action == Action.FOLD
         decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
     elif action == Action.EXCHANGE:
@@ -233,7 +234,7 @@ def play_round_jit(
                 seen = _seen_by_player(used, dealer)
                 action = _exact_after_draw(v, exact, hand[:5], upcard, seen)
             else:
-                action = decide_jit(rules, Point.AFTER_DRAW, hand[:5], upcard)[0]
+                action = decide(strategy, Point.AFTER_DRAW, hand[:5], upcard)[0]
             folded = action == Action.FOLD
             decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
     else:
@@ -252,9 +253,9 @@ def play_round_jit(
         if game_mode == GameMode.EXACT:
             discard = dealer_discard_jit(v, dealer)
             multiple = bet_multiple_jit(v, final, value)
-            bought = _exact_game_gain(v, value, multiple, dealer, discard, used[0], fees) > 0
+            bought = exact_game_gain_jit(v, value, multiple, dealer, discard, used[0], fees) > 0
         elif game_mode == GameMode.RULES:
-            bought = decide_jit(rules, Point.BUY_GAME, final, upcard)[0] == Action.BUY_THE_GAME
+            bought = decide(strategy, Point.BUY_GAME, final, upcard)[0] == Action.BUY_THE_GAME
         decisions[Decision.GAME_BOUGHT if bought else Decision.GAME_DECLINED] += 1
         if bought:
             if game_mode != GameMode.EXACT:
@@ -272,7 +273,7 @@ def play_round_jit(
 @njit(cache=True, parallel=True)
 def play_blocks_jit(
     v,
-    rules,
+    strategy,
     game_mode,
     exact,
     draw_fees,
@@ -305,7 +306,7 @@ def play_blocks_jit(
             state[0] = round_state_jit(key, index)
             won, lost, outcome, category, bonus, wager = play_round_jit(
                 v,
-                rules,
+                strategy,
                 game_mode,
                 exact,
                 draw_fees,

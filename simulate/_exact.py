@@ -100,6 +100,7 @@ def load_value_lists() -> tuple[np.ndarray, ...]:
     arrays = cached_arrays(
         f"exact-values-v{EXACT_TABLE_VERSION}",
         lambda: {f"size{k}": values for k, values in enumerate(build_value_lists(), start=1)},
+        ("_exact.py", "_evaluator.py", "_tables.py", "codes.py"),
     )
     return tuple(arrays[f"size{k}"] for k in range(1, 5))
 

@@ -37,7 +37,16 @@ from ._exact import (
     thrown_positions_jit,
     with_upcard_jit,
 )
-from .codes import CATEGORIES, FIRST_DECISIONS, PLAIN_OUTCOMES, Action, Decision, Fee, Outcome
+from .codes import (
+    CATEGORIES,
+    FIRST_DECISIONS,
+    PLAIN_OUTCOMES,
+    Action,
+    Decision,
+    DrawSlot,
+    Fee,
+    Outcome,
+)
 
 GRID_POINTS = 64
 UNSEEN = 46  # cards the player has not seen on his first decision
@@ -643,8 +652,8 @@ def chosen_cells_jit(
     v, tables, lists, hand, upcard, options, fees, forced, choice, work, factors, cells
 ):
     """Add the counts of option ``choice`` of the situation ``situation_jit`` last filled
-    ``work`` for, each kind times its factor (``factors``: fold and play, exchange of
-    1..5 cards, buy), to ``cells``."""
+    ``work`` for, each kind times its factor (``factors``, slots ``codes.DrawSlot``), to
+    ``cells``."""
     unseen, g0, rank2, ranks3, ranks4, vals5, g1grid, _, _, after_buy = work
     sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     kind, keep = options[choice, 0], options[choice, 1]
@@ -653,14 +662,14 @@ def chosen_cells_jit(
     counts[0], counts[1], counts[2] = g0[v.qualifier], g0[value], g0[value + 1]
     counts[3] = comb_jit(UNSEEN, 4)
     if kind == Action.FOLD:
-        _add_cells(v, cells, Decision.FOLD, value, counts, factors[0], True)
+        _add_cells(v, cells, Decision.FOLD, value, counts, factors[DrawSlot.NONE], True)
     elif kind == Action.PLAY:
-        _add_cells(v, cells, Decision.PLAY, value, counts, factors[0], False)
+        _add_cells(v, cells, Decision.PLAY, value, counts, factors[DrawSlot.NONE], False)
     elif kind == Action.EXCHANGE:
         k = thrown_positions_jit(keep)[1]
-        _exchange_exact(v, sit, keep, fees[k], forced[k], cells, factors[k])
+        _exchange_exact(v, sit, keep, fees[k], forced[k], cells, factors[k])  # slot k
     else:
-        _buy_cells(v, sit, fees, after_buy, cells, factors[6])
+        _buy_cells(v, sit, fees, after_buy, cells, factors[DrawSlot.BUY])
 
 
 @njit(cache=True, parallel=True)

@@ -8,7 +8,8 @@ keep are there, decides. Columns are named by the constants below.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ._evaluator import category_jit, hand_value_jit
 from .codes import Action, Category
@@ -307,3 +308,24 @@ def decide_jit(rules, point, cards, upcard):
             kept |= _highest(cards, target - _popcount(kept), kept)
         return action, kept
     return Action.FOLD, 0
+
+
+def decide(strategy, point, cards, upcard):
+    """(action, keep mask) of a strategy: ``decide_jit`` for a rule array, else the
+    call of a numba-compiled function ``strategy(point, cards, upcard)`` on a copy of
+    the cards. Kernels are compiled once per kind of strategy; a rule array's are cached."""
+    raise NotImplementedError("called from numba kernels only")
+
+
+@overload(decide, jit_options={"cache": True})
+def _decide(strategy, point, cards, upcard):
+    if isinstance(strategy, types.Array):
+        return lambda strategy, point, cards, upcard: decide_jit(strategy, point, cards, upcard)
+    if isinstance(strategy, types.Dispatcher):
+
+        def call(strategy, point, cards, upcard):
+            action, kept = strategy(point, cards.copy(), upcard)
+            return np.int64(action), np.int64(kept)
+
+        return call
+    return None

@@ -22,10 +22,12 @@ table read, all in tables of a few tens of kilobytes.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
 import os
 from collections import Counter
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -169,10 +171,23 @@ def cache_dir() -> Path:
     return Path(base) / "studsim"
 
 
-def cached_arrays(name: str, build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Arrays kept in the cache folder as ``name``.npz: loaded when there, else built and
-    saved atomically (a read-only home still works, only without the cache)."""
-    path = cache_dir() / f"{name}.npz"
+def source_hash(*sources: str) -> str:
+    """A hash of the package's source files ``sources`` (``"_exact.py"``...): what keys
+    tables and checkpoints to the code that made them."""
+    digest = hashlib.sha256()
+    folder = resources.files("simulate")
+    for name in sources:
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cached_arrays(
+    name: str, build: Callable[[], dict[str, np.ndarray]], sources: tuple[str, ...] = ()
+) -> dict[str, np.ndarray]:
+    """Arrays kept in the cache folder as ``name``.npz, keyed by the source files
+    ``sources`` that build them: loaded when there, else built and saved atomically (a
+    read-only home still works, only without the cache)."""
+    path = cache_dir() / f"{name}-{source_hash(*sources)}.npz"
     try:
         with np.load(path) as saved:
             return {key: saved[key] for key in saved.files}
@@ -186,4 +201,4 @@ def cached_arrays(name: str, build: Callable[[], dict[str, np.ndarray]]) -> dict
 
 def load_tables() -> dict[str, np.ndarray]:
     """The tables from the disk cache, built and saved on first use."""
-    return cached_arrays(f"hand-tables-v{TABLE_VERSION}", build_tables)
+    return cached_arrays(f"hand-tables-v{TABLE_VERSION}", build_tables, ("_tables.py", "codes.py"))

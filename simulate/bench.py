@@ -394,14 +394,14 @@ def _situation_seconds(name: str) -> float | None:
     does not apply)."""
     from . import _situation
     from .cards import parse_cards
-    from .exact import _lists, first_options
+    from .exact import first_options, value_lists
     from .optimal_game import situation_tables, supports_exact_draws
     from .variant import load_variant
 
     variant = load_variant(name)
     if not supports_exact_draws(variant):
         return None
-    v, lists = variant.arrays(), _lists()
+    v, lists = variant.arrays(), value_lists()
     tables = situation_tables(lists, v)
     options = first_options(variant)[0]
     fees, forced = variant.draw_arrays()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -18,28 +17,18 @@ from tqdm import tqdm
 
 from . import __version__
 from ._io import finite, write_atomic, write_json
+from .analysis import analysis_files, exact_analysis
 from .cards import CardError, format_cards, parse_cards
+from .catalog import load_strategy, strategy_names
 from .compare import compare
 from .evaluator import best_five, hand_category, hand_value
-from .exact import NO_DRAWS, advise, exact_game
-from .optimal_game import (
-    default_exact_strategy,
-    exact_optimal_game,
-    save_table,
-    supports_exact_draws,
-)
-from .optimal_sampled import (
-    SHORT_DRAWS,
-    discard_sampled,
-    sampled_optimum,
-    save_sampled_optimum,
-)
+from .exact import advise
+from .optimal_sampled import SHORT_DRAWS, SampledOptimum
 from .optimize import check_winner, optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .simulation import DEFAULT_SEED, Stake, run
-from .strategy import load_strategy, strategy_names
 from .variant import load_variant, variant_names
 
 
@@ -483,34 +472,51 @@ def exact_command(
     exchanges add on sampled situations."""
     game = load_variant(variant)
     folder = Path(out_dir or Path("results") / game.name)
-    strategy = strategy or default_exact_strategy(game)
-    long_draws = strategy == "optimal" and game.has_draws and not supports_exact_draws(game)
-    if samples and not long_draws:
-        raise InputError("--samples goes with optimal play where 3 or more cards are exchanged")
-    if long_draws:
-        _exact_sampled(game, folder, restart, table, classes, samples or 2000, seed, as_json)
-        return
-    if strategy == "optimal" and supports_exact_draws(game):
-        result = _exact_with_draws(game, folder, restart, table, classes)
-    elif classes or table:
-        raise InputError("--classes and --table go with optimal play with draws (Oasis, Six-Card)")
-    else:
-        result = exact_game(game, strategy)
-    stem = f"exact-{result.strategy}"
-    data = result.to_json()
-    files = {f"{stem}.json": data, f"{stem}-table.csv": result.table.to_csv(index=False)}
-    if result.strategy_chart is not None:
-        files[f"{stem}-strategy.csv"] = result.strategy_chart.to_csv()
-    _write_files(folder, files)
+    bar = tqdm(total=1, disable=not sys.stderr.isatty(), desc=game.name)
+    stages = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in stages:
+            stages.append(stage)
+            bar.reset(total)
+            bar.set_description(f"{game.name}, {stage}")
+        bar.update(done - bar.n)
+
+    try:
+        result = exact_analysis(
+            game,
+            strategy,
+            folder=folder,
+            restart=restart,
+            table=Path(table) if table else None,
+            classes=classes,
+            samples=samples,
+            seed=seed,
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(
+            f"interrupted: what finished is kept in {folder}; run the same command to resume",
+            err=True,
+        )
+        sys.exit(130)
+    except OSError as error:
+        raise InputError(f"cannot write {error.filename}: {error.strerror}") from None
+    finally:
+        bar.close()
+    _write_files(folder, analysis_files(result))
     if as_json:
-        print_json(data)
-        return
-    click.echo(
-        f"{game.title} ({game.name}), strategy {result.strategy}: every deal weighed "
-        f"({result.seconds:.1f} s)"
-    )
-    _print_figures(result.summary)
-    _print_frame(result.table, "return table")
+        print_json(result.to_json())
+    elif isinstance(result, SampledOptimum):
+        _print_sampled(game, result)
+    else:
+        click.echo(
+            f"{game.title} ({game.name}), strategy {result.strategy}: every deal weighed "
+            f"({result.seconds:.1f} s)"
+        )
+        _print_figures(result.summary)
+        _print_frame(result.table, "return table")
 
 
 def _write_files(folder: Path, files: dict[str, dict | str]) -> None:
@@ -525,89 +531,7 @@ def _write_files(folder: Path, files: dict[str, dict | str]) -> None:
         raise InputError(f"cannot write to {folder}: {error.strerror}") from None
 
 
-def _exact_with_draws(game, folder: Path, restart: bool, table: str | None, classes: int | None):
-    """Optimal play with draws, every range of classes kept as it finishes; Ctrl-C keeps
-    the finished ranges for the next run (exit status 130)."""
-    if classes and table:
-        raise InputError("--table: a partial analysis (--classes) keeps no table")
-    checkpoints = folder / "optimal-ranges"
-    if restart:
-        shutil.rmtree(checkpoints, ignore_errors=True)
-    bar = tqdm(total=1, unit="class", disable=not sys.stderr.isatty(), desc=game.name)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
-
-    try:
-        analysis = exact_optimal_game(game, checkpoints, progress=progress, classes=classes)
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(
-            f"interrupted: {bar.n} of {bar.total} hand classes done, kept in {checkpoints}; "
-            "run the same command to resume",
-            err=True,
-        )
-        sys.exit(130)
-    bar.close()
-    try:
-        if not classes:
-            save_table(game, analysis, Path(table) if table else None)
-    except OSError as error:
-        raise InputError(f"--table {table}: {error.strerror}") from None
-    shutil.rmtree(checkpoints, ignore_errors=True)
-    return analysis.result
-
-
-def _exact_sampled(game, folder: Path, restart, table, classes, samples, seed, as_json) -> None:
-    """Optimal play with long exchanges: the short-draw game enumerated, then samples;
-    finished ranges and samples are kept (Ctrl-C: exit status 130)."""
-    if classes and table:
-        raise InputError("--table: a partial analysis (--classes) keeps no table")
-    if game.second_combination:
-        raise InputError(
-            f"{game.name}: optimal play with a second combination after a bought card is "
-            f"not weighed yet; {NO_DRAWS!r} weighs the best play without draws"
-        )
-    if restart:
-        discard_sampled(folder)
-    bar = tqdm(total=1, disable=not sys.stderr.isatty(), desc=game.name)
-
-    stages = []
-
-    def progress(stage: str, done: int, total: int) -> None:
-        if stage not in stages:
-            stages.append(stage)
-            bar.reset(total)
-            bar.set_description(f"{game.name}, {stage}")
-        bar.update(done - bar.n)
-
-    try:
-        result = sampled_optimum(
-            game, folder, samples, seed=seed, progress=progress, classes=classes
-        )
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(
-            f"interrupted: what finished is kept in {folder}; run the same command to resume",
-            err=True,
-        )
-        sys.exit(130)
-    bar.close()
-    data = result.to_json()
-    try:
-        if not classes:
-            save_sampled_optimum(result, Path(table) if table else None)
-    except OSError as error:
-        raise InputError(f"--table {table}: {error.strerror}") from None
-    table_csv = result.short.table.to_csv(index=False)
-    _write_files(
-        folder,
-        {"exact-optimal.json": data, f"exact-optimal-draws{SHORT_DRAWS}-table.csv": table_csv},
-    )
-    if as_json:
-        print_json(data)
-        return
+def _print_sampled(game, result: SampledOptimum) -> None:
     click.echo(
         f"{game.title} ({game.name}), optimal play: exchanges of at most {SHORT_DRAWS} cards "
         f"enumerated, {result.samples:,} situations sampled ({result.seconds:.1f} s)"

@@ -16,6 +16,7 @@ __all__ = [
     "Category",
     "DealerDiscard",
     "Decision",
+    "DrawSlot",
     "Fee",
     "GameMode",
     "Outcome",
@@ -179,6 +180,22 @@ class Fee(IntEnum):
 
 
 FEES = len(Fee)
+
+
+class DrawSlot(IntEnum):
+    """Slots of the arrays kept per kind of first option by the cards it draws: none
+    (fold or play), exchanging k cards (slot k), buying a sixth card."""
+
+    NONE = 0
+    EXCHANGE_1 = 1
+    EXCHANGE_2 = 2
+    EXCHANGE_3 = 3
+    EXCHANGE_4 = 4
+    EXCHANGE_5 = 5
+    BUY = 6
+
+
+DRAW_SLOTS = len(DrawSlot)
 
 
 class StakeSlot(IntEnum):

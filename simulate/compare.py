@@ -9,6 +9,7 @@ the blocks of 4,096 rounds, paired block by block.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
@@ -16,8 +17,9 @@ import pandas as pd
 
 from . import __version__
 from . import _engine as engine
+from .catalog import load_strategy
 from .simulation import DEFAULT_SEED, Z95, SimulationResult, run
-from .strategy import Strategy, load_strategy
+from .strategy import Strategy
 from .variant import Variant, load_variant
 
 __all__ = ["Comparison", "compare"]
@@ -81,17 +83,18 @@ def paired_difference(a: SimulationResult, b: SimulationResult) -> tuple[float, 
 
 def compare(
     variant: Variant | str,
-    strategies: list[Strategy | str],
+    strategies: list[Strategy | str | Callable],
     rounds: int,
     *,
     seed: int = DEFAULT_SEED,
     threads: int | None = None,
 ) -> Comparison:
-    """Play each strategy on the same ``rounds`` deals of ``seed``."""
+    """Play each strategy (a name, a file, a numba-compiled function or a Strategy) on
+    the same ``rounds`` deals of ``seed``."""
     variant = load_variant(variant)
     if len(strategies) < 2:
         raise ValueError("a comparison needs at least two strategies")
-    plans = [s if isinstance(s, Strategy) else load_strategy(s, variant) for s in strategies]
+    plans = [load_strategy(s, variant) for s in strategies]
     results = [run(variant, plan, rounds, seed=seed, threads=threads) for plan in plans]
     if any(result.interrupted for result in results):
         raise KeyboardInterrupt

@@ -24,13 +24,13 @@ from . import __version__
 from . import _exact as kernels
 from . import _strategy as rules_kernels
 from ._decisions import option_evs_jit
-from ._engine import _exact_game_gain
+from ._engine import exact_game_gain_jit
 from ._evaluator import category_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .codes import CATEGORIES, PLAIN_OUTCOMES, Action, Category, Outcome, Point
 from .evaluator import hand_value
-from .strategy import Strategy, load_strategy
+from .strategy import Strategy, StrategyKind, load_rule_strategy
 from .variant import Variant, load_variant
 
 __all__ = ["ExactResult", "advise", "exact_covers", "exact_game", "first_options"]
@@ -40,7 +40,7 @@ NO_DRAWS = "optimal-no-draws"
 _LISTS = None
 
 
-def _lists():
+def value_lists():
     global _LISTS
     if _LISTS is None:
         _LISTS = kernels.load_value_lists()
@@ -73,7 +73,7 @@ def advise(
     _distinct(np.concatenate([cards, up]), "the player's cards and the upcard")
     if dealer is not None:
         return _advise_game(variant, cards, up[0], dealer)
-    v, lists, u = variant.arrays(), _lists(), int(up[0])
+    v, lists, u = variant.arrays(), value_lists(), int(up[0])
     if len(cards) == 6:
         rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
         play = kernels.after_draw_ev_jit(v, lists, cards, u, np.sort(cards), 6, True)
@@ -147,7 +147,7 @@ def _advise_game(variant: Variant, cards: np.ndarray, upcard: int, dealer: str) 
     used = 0
     for card in np.concatenate([cards, dealt]).tolist():
         used |= 1 << card
-    gain = _exact_game_gain(v, value, multiple, dealt, discard, used, 0.0)
+    gain = exact_game_gain_jit(v, value, multiple, dealt, discard, used, 0.0)
     decline = variant.ante_pays_no_qualify
     return _mark_best(
         [
@@ -206,14 +206,21 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
         )
     rules = None
     if not optimal:
-        plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
+        plan = (
+            strategy if isinstance(strategy, Strategy) else load_rule_strategy(strategy, variant)
+        )
+        if plan.kind is not StrategyKind.RULES:
+            raise ValueError(
+                f"strategy {plan.name!r} is not a list of rules; the exact full-game "
+                "analysis weighs rule strategies and optimal play"
+            )
         if not _folds_or_bets(plan.rules) or plan.game_mode:
             raise ValueError(
                 f"strategy {plan.name!r} draws or buys games; the exact full-game "
                 "analysis covers folding and betting on the dealt cards"
             )
         rules, name = plan.rules, plan.name
-    reps, weights, counts, win_net, win_net2, plays = _weigh_every_deal(variant, rules)
+    reps, weights, counts, win_net, win_net2, plays = weigh_every_deal(variant, rules)
     totals = (counts * weights[:, None]).sum(axis=0)
     win_total = _exact_sum(win_net, weights)
     win_total2 = _exact_sum(win_net2, weights)
@@ -228,9 +235,9 @@ def exact_covers(variant: Variant, strategy: Strategy) -> bool:
     and no game of the dealer's bought."""
     if strategy.game_mode and variant.buy_game is not None:
         return False
-    if strategy.exact_play is not None:
+    if strategy.kind is StrategyKind.TABLE:
         return not strategy.exact_play.draws
-    return _folds_or_bets(strategy.rules)
+    return strategy.kind is StrategyKind.RULES and _folds_or_bets(strategy.rules)
 
 
 def _folds_or_bets(rules: np.ndarray) -> bool:
@@ -239,7 +246,7 @@ def _folds_or_bets(rules: np.ndarray) -> bool:
     return first <= {Action.FOLD, Action.PLAY}
 
 
-def _weigh_every_deal(variant: Variant, rules: np.ndarray | None):
+def weigh_every_deal(variant: Variant, rules: np.ndarray | None):
     """Run the full-game kernel over every class of hands: optimal play when ``rules``
     is None. Returns (classes, their sizes, counts, win nets, their squares, bets)."""
     reps, weights = kernels.canonical_hands_jit()
@@ -250,7 +257,7 @@ def _weigh_every_deal(variant: Variant, rules: np.ndarray | None):
     if optimal:
         rules = np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64)
     kernels.full_game_jit(
-        variant.arrays(), _lists(), reps, rules, optimal, counts, win_net, win_net2, plays
+        variant.arrays(), value_lists(), reps, rules, optimal, counts, win_net, win_net2, plays
     )
     return reps, weights, counts, win_net, win_net2, plays
 

@@ -21,14 +21,13 @@ import numpy as np
 from . import _engine as engine
 from . import _exact as kernels
 from . import _situation as situation_kernels
-from . import _strategy as rules_kernels
 from ._decisions import ExactDecisions, best_options_jit, no_situation_tables
 from ._io import write_npz
-from ._tables import cache_dir, cached_arrays
+from ._tables import cache_dir, cached_arrays, source_hash
 from .codes import GameMode
-from .exact import NO_DRAWS, _lists, _weigh_every_deal, first_options, needs_pair_tables
+from .exact import NO_DRAWS, first_options, needs_pair_tables, value_lists, weigh_every_deal
 from .optimal_game import optimal_table, situation_tables, supports_exact_draws
-from .strategy import Strategy
+from .strategy import Strategy, StrategyKind
 from .variant import Variant, load_variant
 
 __all__ = ["OptimalPlay", "hand_class_maps", "optimal_strategy"]
@@ -47,6 +46,18 @@ def hand_class_maps() -> tuple[np.ndarray, ...]:
         class_of, perm_of = kernels.hand_classes_jit(reps)
         _CLASS_MAPS = reps, class_of, perm_of, kernels.suit_permutations_jit()
     return _CLASS_MAPS
+
+
+# the kernels whose code decides the memo and the fold-or-bet table
+SOURCES = (
+    "_decisions.py",
+    "_exact.py",
+    "_situation.py",
+    "_evaluator.py",
+    "_settlement.py",
+    "_tables.py",
+    "codes.py",
+)
 
 
 def _cache_name(kind: str, variant: Variant) -> str:
@@ -69,9 +80,11 @@ class OptimalPlay:
         self.draws = draws and variant.has_draws
         self.options = first_options(variant)[0]
         self.table = optimal_table(variant) if self.draws and table else None
-        self.path = (memo_folder or cache_dir()) / f"{_cache_name('memo', variant)}.npz"
+        memo = f"{_cache_name('memo', variant)}-{source_hash(*SOURCES)}.npz"
+        self.path = (memo_folder or cache_dir()) / memo
         self.keys, self.choices, self.evs = self._load()
         self.computed = 0  # situations this process added to the memo
+        self.memoized = self.draws and self.table is None
         self._plays = None  # the fold-or-bet table, without draws
 
     def decisions(
@@ -89,7 +102,8 @@ class OptimalPlay:
             if self._plays is None:
                 self._plays = cached_arrays(
                     _cache_name("table", self.variant),
-                    lambda: {"plays": _weigh_every_deal(self.variant, None)[-1]},
+                    lambda: {"plays": weigh_every_deal(self.variant, None)[-1]},
+                    SOURCES,
                 )["plays"]
             return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
         if self.table is None:
@@ -98,11 +112,11 @@ class OptimalPlay:
         return self._arrays(np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options)
 
     def _arrays(self, plays, class_of, perm_of, perms, options) -> ExactDecisions:
-        lists = _lists() if self.draws else (np.zeros((0, 0), np.uint16),) * 4
+        lists = value_lists() if self.draws else (np.zeros((0, 0), np.uint16),) * 4
         table = self.table if self.table is not None else np.zeros((0, 52), np.uint8)
         tables = no_situation_tables()
         if self.draws and supports_exact_draws(self.variant):
-            tables = situation_tables(_lists(), self.variant.arrays())
+            tables = situation_tables(value_lists(), self.variant.arrays())
         return ExactDecisions(
             plays, class_of, perm_of, perms, self.keys, self.choices, options, table, *lists,
             *tables,
@@ -145,7 +159,7 @@ class OptimalPlay:
     def _best_options_kernel(self) -> Callable:
         """The kernel giving situations' best options: the pruned one where at most two
         cards are drawn, else every option counted."""
-        v, lists = self.variant.arrays(), _lists()
+        v, lists = self.variant.arrays(), value_lists()
         if supports_exact_draws(self.variant):
             tables = situation_tables(lists, v)
             return partial(situation_kernels.best_options_jit, v, tables, lists)
@@ -235,7 +249,7 @@ def optimal_strategy(
         variant=variant.name,
         description=OPTIMAL_DESCRIPTION if play.draws else NO_DRAWS_DESCRIPTION,
         file="(computed)",
-        rules=np.zeros((0, rules_kernels.RULE_COLUMNS), dtype=np.int64),
+        kind=StrategyKind.TABLE,
         game_mode=GameMode.EXACT if variant.buy_game else GameMode.NEVER,
         data=data,
         exact_play=play,

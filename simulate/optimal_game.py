@@ -14,7 +14,6 @@ the simulator's ``optimal`` reads.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from collections.abc import Callable
@@ -29,9 +28,18 @@ import pandas as pd
 from . import _situation as kernels
 from ._exact import canonical_hands_jit
 from ._io import read_keyed_npz, write_npz
-from ._tables import cache_dir
-from .codes import CATEGORIES, FIRST_DECISIONS, PLAIN_OUTCOMES, Category, Decision, Outcome
-from .exact import NO_DRAWS, ExactResult, _lists, first_options
+from ._tables import cache_dir, source_hash
+from .codes import (
+    CATEGORIES,
+    DRAW_SLOTS,
+    FIRST_DECISIONS,
+    PLAIN_OUTCOMES,
+    Category,
+    Decision,
+    DrawSlot,
+    Outcome,
+)
+from .exact import NO_DRAWS, ExactResult, first_options, value_lists
 
 __all__ = [
     "OptimalGame",
@@ -51,7 +59,14 @@ DECISION_LABELS = [  # of first decisions, as the return table names them
     {Decision.BUY: "buy, then play or fold", Decision.REPLACE: "buy, then replace"}.get(d, d.label)
     for d in list(Decision)[:FIRST_DECISIONS]
 ]
-_SOURCES = ("_situation.py", "_exact.py", "_evaluator.py", "_tables.py", "_settlement.py")
+_SOURCES = (
+    "_situation.py",
+    "_exact.py",
+    "_evaluator.py",
+    "_tables.py",
+    "_settlement.py",
+    "codes.py",
+)
 
 
 def supports_exact_draws(variant) -> bool:
@@ -70,15 +85,6 @@ def default_exact_strategy(variant) -> str:
     if variant.has_draws and not supports_exact_draws(variant):
         return NO_DRAWS
     return "optimal"
-
-
-def code_hash(sources: tuple[str, ...] = _SOURCES) -> str:
-    """A hash of the kernels' source: checkpoints of other code are not mixed in."""
-    digest = hashlib.sha256()
-    folder = resources.files("simulate")
-    for name in sources:
-        digest.update((folder / name).read_bytes())
-    return digest.hexdigest()[:16]
 
 
 _TABLES = {}
@@ -110,7 +116,7 @@ class _Inputs:
 
     def __init__(self, variant):
         self.v = variant.arrays()
-        self.lists = _lists()
+        self.lists = value_lists()
         self.tables = situation_tables(self.lists, self.v)
         self.options = first_options(variant)[0]
         self.fees, self.forced = variant.draw_arrays()
@@ -120,16 +126,18 @@ class _Inputs:
 def unit_factors(variant) -> tuple[np.ndarray, int]:
     """(factor of each kind of first option, the units of one situation): an option's
     dealer counts times its factor are in units of which a situation holds ``unit``.
-    Factors by kind: fold or play, exchange of 1..5 cards, buy."""
+    Factors by the cards drawn (slots ``codes.DrawSlot``)."""
     m = kernels.UNSEEN
-    deals = {0: math.comb(m, 4)}
+    deals = {DrawSlot.NONE: math.comb(m, 4)}
     for k in variant.exchange_fees:
-        deals[k] = math.comb(m, k) * math.comb(m - k, 4)
+        deals[DrawSlot.EXCHANGE_1 + k - 1] = math.comb(m, k) * math.comb(m - k, 4)
     if variant.buy_fee is not None:
         replace = variant.replace_fee is not None
-        deals[6] = m * ((m - 1) * math.comb(m - 2, 4) if replace else math.comb(m - 1, 4))
+        deals[DrawSlot.BUY] = m * (
+            (m - 1) * math.comb(m - 2, 4) if replace else math.comb(m - 1, 4)
+        )
     unit = math.lcm(*deals.values())
-    factors = np.zeros(7, dtype=np.int64)
+    factors = np.zeros(DRAW_SLOTS, dtype=np.int64)
     for kind, total in deals.items():
         factors[kind] = unit // total
     return factors, unit
@@ -140,7 +148,7 @@ def _range_path(folder: Path, start: int) -> Path:
 
 
 def _range_key(variant) -> str:
-    return f"{variant.rules_hash[:16]}-{code_hash()}"
+    return f"{variant.rules_hash[:16]}-{source_hash(*_SOURCES)}"
 
 
 def _load_range(path: Path, key: str, rows: int) -> dict | None:

@@ -42,10 +42,10 @@ from . import __version__
 from ._decisions import best_options_jit
 from ._exact import canonical_hands_jit, thrown_count_jit
 from ._io import read_keyed_npz, write_npz
+from ._tables import source_hash
 from .codes import Action
-from .exact import ExactResult, _lists, exact_game, first_options, needs_pair_tables
+from .exact import ExactResult, exact_game, first_options, needs_pair_tables, value_lists
 from .optimal_game import (
-    code_hash,
     exact_optimal_game,
     keep_arrays,
     kept_arrays,
@@ -77,6 +77,7 @@ _SOURCES = (
     "_evaluator.py",
     "_tables.py",
     "_settlement.py",
+    "codes.py",
 )
 
 
@@ -305,7 +306,7 @@ def saved_sampled_optimum(variant: Variant) -> SampledOptimum | None:
 
 
 def _key(variant: Variant) -> str:
-    return f"{variant.rules_hash[:16]}-{code_hash(_SOURCES)}"
+    return f"{variant.rules_hash[:16]}-{source_hash(*_SOURCES)}"
 
 
 def _load_samples(path: Path, key: str) -> dict:
@@ -362,7 +363,7 @@ def _best_evs(variant: Variant, hands, upcards, options) -> np.ndarray:
     evs = np.empty(len(hands))
     best_options_jit(
         variant.arrays(),
-        _lists(),
+        value_lists(),
         hands,
         upcards.astype(np.int64),
         options,

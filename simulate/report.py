@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -29,13 +30,14 @@ from fpdf import FPDF
 
 from . import __version__
 from ._engine import BLOCK
+from .catalog import load_strategy
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run
-from .strategy import Strategy, load_strategy
+from .strategy import Strategy, StrategyKind
 from .strategy_text import describe_strategy
 from .variant import Variant, load_variant
 
@@ -138,7 +140,7 @@ MIN_ROUNDS = 2 * BLOCK
 
 def build_report(
     variant: Variant | str,
-    strategy: Strategy | str,
+    strategy: Strategy | str | Callable,
     rounds: int,
     seed: int,
     threads: int | None = None,
@@ -151,7 +153,7 @@ def build_report(
             f"it states, got {rounds:,}"
         )
     variant = load_variant(variant)
-    plan = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
+    plan = load_strategy(strategy, variant)
     simulation = run(variant, plan, rounds, seed=seed, threads=threads)
     if simulation.interrupted:
         raise KeyboardInterrupt  # a report of fewer rounds than it says is never written
@@ -160,7 +162,7 @@ def build_report(
     if exact is None and _weighed_optimal_play(variant, plan):
         exact = optimal_result(variant)
     chart = None
-    if plan.exact_play is not None and not plan.exact_play.draws:
+    if plan.kind is StrategyKind.TABLE and not plan.exact_play.draws:
         chart = (exact or exact_game(variant, plan.name)).strategy_chart
     reported = exact.summary if exact else sim
     bonus = _bonus_table(variant)
@@ -278,7 +280,12 @@ def _weighed_optimal_play(variant: Variant, plan: Strategy) -> bool:
     """Whether the strategy is optimal play with draws as the whole-game analysis weighed
     it (there, the dealer's game is never bought)."""
     play = plan.exact_play
-    return play is not None and play.draws and play.table is not None and variant.buy_game is None
+    return (
+        plan.kind is StrategyKind.TABLE
+        and play.draws
+        and play.table is not None
+        and variant.buy_game is None
+    )
 
 
 def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes):

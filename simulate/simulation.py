@@ -21,8 +21,9 @@ import pandas as pd
 
 from . import __version__
 from . import _engine as engine
+from .catalog import load_strategy
 from .codes import CATEGORIES, DECISIONS, STAKE_SLOTS, Category, Decision, Outcome, StakeSlot
-from .strategy import Strategy, load_strategy
+from .strategy import Strategy
 from .variant import Variant, load_variant
 
 __all__ = ["DEFAULT_SEED", "SimulationResult", "Stake", "run"]
@@ -81,7 +82,7 @@ def _situations_progress(progress: Callable[[int], None] | None, start: int, sto
 
 def run(
     variant: Variant | str,
-    strategy: Strategy | str = "basic",
+    strategy: Strategy | str | Callable = "basic",
     rounds: int = 1_000_000,
     *,
     seed: int = DEFAULT_SEED,
@@ -98,7 +99,7 @@ def run(
     Ctrl-C stops after the chunk under way; the result holds the rounds done.
     """
     variant = load_variant(variant)
-    strategy = strategy if isinstance(strategy, Strategy) else load_strategy(strategy, variant)
+    strategy = load_strategy(strategy, variant)
     if strategy.variant != variant.name:
         raise ValueError(
             f"strategy {strategy.name!r} is for {strategy.variant}, not {variant.name}"
@@ -121,7 +122,7 @@ def run(
     try:
         while done_blocks < blocks:
             count = min(chunk_blocks, blocks - done_blocks)
-            if strategy.exact_play is not None and strategy.exact_play.draws:
+            if strategy.memoized:
                 count = 1  # the memo of the exact decisions grows a block at a time
             start = done_blocks * engine.BLOCK
             stop = min(start + count * engine.BLOCK, rounds)
@@ -132,7 +133,7 @@ def run(
             chunk_largest = np.zeros(count)
             engine.play_blocks_jit(
                 arrays,
-                strategy.rules,
+                strategy.decider,
                 strategy.game_mode,
                 exact,
                 fees,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,13 @@ from .codes import Action, Category, GameMode, Point
 from .evaluator import threshold_value
 from .variant import Variant, load_variant
 
-__all__ = ["Strategy", "StrategyError", "load_strategy", "strategy_names"]
+__all__ = [
+    "Strategy",
+    "StrategyError",
+    "StrategyKind",
+    "load_rule_strategy",
+    "rule_strategy_names",
+]
 
 POINTS = {
     "first": Point.FIRST,
@@ -78,25 +85,46 @@ CONDITIONS = (
 )
 
 
+def no_rules() -> np.ndarray:
+    """The empty rule array of a strategy that is not a list of rules."""
+    return np.zeros((0, k.RULE_COLUMNS), dtype=np.int64)
+
+
 class StrategyError(DataFileError):
     """A strategy that cannot be found, read or validated."""
 
 
+class StrategyKind(Enum):
+    """How a strategy decides."""
+
+    RULES = "rules"
+    """A list of rules, read in order (a strategy file, or its data)."""
+    TABLE = "table"
+    """Decisions computed from the rules of the game (``optimal``): a table or a memo of
+    the best first options, exact decisions after a draw."""
+    PYTHON = "python"
+    """A numba-compiled function ``decide(point, cards, upcard) -> (action, kept)``."""
+
+
 @dataclass(frozen=True)
 class Strategy:
-    """A validated strategy for one variant, with the rule array the kernels read."""
+    """A validated strategy for one variant, as the kernels read it."""
 
     name: str
     variant: str
     description: str
     file: str
-    rules: np.ndarray = field(repr=False)
-    game_mode: int
-    """Buying the dealer a game: never (0), by the buy_game rules (1), or exactly when
-    it is worth more than declining (2)."""
+    kind: StrategyKind
+    game_mode: GameMode
+    """Buying the dealer a game: never, by the strategy (its ``buy_game`` rules or its
+    function), or exactly when it is worth more than declining."""
     data: dict = field(repr=False, compare=False)
+    rules: np.ndarray = field(default_factory=lambda: no_rules(), repr=False, compare=False)
+    """The rule array (``RULES``); empty otherwise."""
     exact_play: Any = field(default=None, repr=False, compare=False)
-    """For ``optimal``: its exact decisions (a ``simulate.optimal.OptimalPlay``)."""
+    """The computed decisions (``TABLE``): a ``simulate.optimal.OptimalPlay``."""
+    function: Callable | None = field(default=None, repr=False, compare=False)
+    """The numba-compiled function (``PYTHON``)."""
 
     @classmethod
     def from_dict(
@@ -109,11 +137,22 @@ class Strategy:
         except DataFileError as error:
             raise StrategyError(str(error)) from None
 
+    @property
+    def decider(self) -> np.ndarray | Callable:
+        """What the engine's ``strategy`` argument is: the rule array or the function."""
+        return self.function if self.kind is StrategyKind.PYTHON else self.rules
+
+    @property
+    def memoized(self) -> bool:
+        """Whether the strategy computes situations as rounds meet them (a memo that
+        grows as the rounds are played)."""
+        return self.exact_play is not None and self.exact_play.memoized
+
     def decisions(
         self, key: np.uint64, start: int, stop: int, progress: Callable | None = None
     ) -> ExactDecisions:
         """What the engine reads to play rounds ``start .. stop`` of the seed ``key``
-        exactly; empty for rule strategies."""
+        exactly; empty unless the strategy is a ``TABLE``."""
         if self.exact_play is None:
             return no_decisions()
         return self.exact_play.decisions(key, start, stop, progress)
@@ -131,36 +170,27 @@ def _folder(variant: str):
     return resources.files("simulate") / "strategies" / variant
 
 
-def strategy_names(variant: str) -> list[str]:
-    """Names of the strategies of a variant: the shipped files, ``optimal`` and, with
-    draws, ``optimal-no-draws``."""
+def rule_strategy_names(variant: str) -> list[str]:
+    """Names of the shipped strategy files of a variant."""
     folder = _folder(variant)
     if not folder.is_dir():
         return []
-    files = [f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")]
-    exact = ["optimal", "optimal-no-draws"] if load_variant(variant).has_draws else ["optimal"]
-    return sorted([*files, *exact])
+    return sorted(
+        f.name.removesuffix(".toml") for f in folder.iterdir() if f.name.endswith(".toml")
+    )
 
 
-def load_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
-    """A shipped strategy of the variant by name (``basic``), or a strategy file by path."""
+def load_rule_strategy(name_or_path: str | Path, variant: Variant | str) -> Strategy:
+    """A shipped strategy file of the variant by name (``basic``), or one by path."""
     variant = load_variant(variant)
-    if name_or_path in ("optimal", "optimal-no-draws"):
-        from .optimal import optimal_strategy
-
-        return optimal_strategy(variant, draws=name_or_path == "optimal")
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():
             raise StrategyError(f"{path}: no such strategy file")
         label = str(path)
     else:
-        if str(name_or_path) not in strategy_names(variant.name):
-            known = ", ".join(strategy_names(variant.name)) or "none"
-            raise StrategyError(
-                f"unknown strategy {str(name_or_path)!r} for {variant.name} "
-                f"(known: {known}; or a .toml path)"
-            )
+        if str(name_or_path) not in rule_strategy_names(variant.name):
+            raise StrategyError(f"no strategy file {str(name_or_path)!r} for {variant.name}")
         label = f"{variant.name}/{name_or_path}.toml"
     try:
         if label == str(path):
@@ -336,7 +366,8 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
         variant.name,
         description,
         file,
-        np.array(rows, dtype=np.int64).reshape(-1, k.RULE_COLUMNS),
+        StrategyKind.RULES,
         GameMode[game.upper()],
         data,
+        rules=np.array(rows, dtype=np.int64).reshape(-1, k.RULE_COLUMNS),
     )

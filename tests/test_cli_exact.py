@@ -65,7 +65,7 @@ def test_advise_json_and_buying_a_game():
         (["compare", "oasis", "-s", "basic"], "at least two strategies"),
         (["compare", "oasis", "-s", "basic", "-s", "best"], "unknown strategy 'best'"),
         (["exact", "russian", "--strategy", "optimal"], "'optimal-no-draws' weighs"),
-        (["exact", "caribbean", "--classes", "3"], "--classes and --table go with"),
+        (["exact", "caribbean", "--classes", "3"], "classes and a table go with"),
         (["exact", "oasis", "--classes", "0"], "0 is not in the range"),
         (["exact", "oasis", "--classes", "2", "--table", "t.npz"], "keeps no table"),
         (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),

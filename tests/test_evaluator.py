@@ -188,6 +188,24 @@ def test_cached_tables_equal_fresh_build(tmp_path, monkeypatch):
         assert np.array_equal(built[name], table) and np.array_equal(loaded[name], table), name
 
 
+def test_cached_arrays_are_keyed_by_the_code_that_built_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
+    builds = []
+
+    def build():
+        builds.append(1)
+        return {"a": np.arange(3)}
+
+    for sources in [("_exact.py",), ("_exact.py",), ("_exact.py", "codes.py")]:
+        assert np.array_equal(_tables.cached_arrays("t", build, sources)["a"], np.arange(3))
+    assert len(builds) == 2 and len(list(tmp_path.glob("t-*.npz"))) == 2
+    (package := tmp_path / "simulate").mkdir()
+    (package / "_exact.py").write_text("# another version")
+    monkeypatch.setattr(_tables.resources, "files", lambda name: package)
+    _tables.cached_arrays("t", build, ("_exact.py",))
+    assert len(builds) == 3
+
+
 @pytest.mark.parametrize("size", [5, 6])
 def test_rank_keys_and_their_hash_are_perfect(size):
     multisets = list(_tables.valid_rank_multisets(size))

@@ -2,11 +2,13 @@ import functools
 import itertools
 import math
 
+import numba
 import numpy as np
 import pytest
 
 from simulate import _exact as kernels
 from simulate import _settlement
+from simulate._evaluator import value5_jit
 from simulate.cards import format_card, parse_cards
 from simulate.evaluator import evaluate, hand_value
 from simulate.exact import DEALS, advise, exact_game
@@ -179,7 +181,7 @@ def test_simulated_optimal_strategy_matches_the_exact_analysis(caribbean_optimal
 
 def test_optimal_table_agrees_with_advise():
     from simulate._decisions import table_bet_jit
-    from simulate.strategy import load_strategy
+    from simulate.catalog import load_strategy
 
     table = load_strategy("optimal", "caribbean").decisions(np.uint64(0), 0, 1)
     rng = np.random.default_rng(5)
@@ -309,6 +311,58 @@ def test_long_exchanges_against_every_draw(lists, name, keep, forced):
         assert _kernel_play_ev(v, lists, final, upcard, dead) == pytest.approx(
             brute_force_play_ev(variant, final, upcard, dead), abs=1e-12
         )
+
+
+@numba.njit(cache=True)
+def _every_draw_ev(v, lists, hand, keep, upcard, unseen, forced):
+    """Mean over every draw of the thrown cards of the EV of betting (or, unless
+    ``forced``, folding) the final hand, the five dealt and the drawn cards dead: one
+    play_ev_jit per final hand, the draws enumerated one by one."""
+    kept = [hand[i] for i in range(5) if keep >> i & 1]
+    k, m = 5 - len(kept), unseen.shape[0]
+    index = np.arange(k)
+    final = np.empty(5, dtype=np.int64)
+    dead = np.empty(5 + k, dtype=np.int64)
+    total, count = 0.0, 0
+    while True:
+        for i in range(len(kept)):
+            final[i] = kept[i]
+        dead[:5] = hand
+        for j in range(k):
+            final[len(kept) + j] = unseen[index[j]]
+            dead[5 + j] = unseen[index[j]]
+        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+        multiple = _settlement.bet_multiple_jit(v, final, value)
+        sorted_dead = np.sort(dead)
+        ev = kernels.play_ev_jit(v, lists, final, value, multiple, upcard, sorted_dead, 5 + k)[0]
+        total += ev if forced else max(-1.0, ev)
+        count += 1
+        j = k - 1  # the next set of k positions among m, in increasing order
+        while j >= 0 and index[j] == m - k + j:
+            j -= 1
+        if j < 0:
+            return total / count
+        index[j] += 1
+        for i in range(j + 1, k):
+            index[i] = index[i - 1] + 1
+
+
+@pytest.mark.parametrize(
+    ("name", "keep", "forced"),
+    [("oasis-classic", 0b10000, False), ("oasis-classic", 0, True)],
+)
+def test_four_and_five_card_exchanges_against_every_draw(lists, name, keep, forced):
+    """Exchanges of four and five cards (the BET forced or not), every draw enumerated:
+    the pruned kernel's pair tables and removal against one EV per final hand."""
+    variant = load_variant(name)
+    v = variant.arrays()
+    hand = parse_cards("As Kd 7h 7c 2s").astype(np.int64)
+    upcard = int(parse_cards("Qh")[0])
+    unseen = np.array([c for c in range(52) if c != upcard and c not in hand.tolist()])
+    expected = _every_draw_ev(v, lists, hand, keep, upcard, unseen, forced)
+    tables = kernels.situation_tables_jit(lists, upcard, hand, unseen, True)
+    ev = kernels.exchange_ev_jit(v, tables, lists, hand, keep, upcard, unseen, forced)
+    assert ev == pytest.approx(expected, abs=1e-12)
 
 
 def test_russian_buy_against_the_referee(lists):

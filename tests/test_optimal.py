@@ -9,12 +9,12 @@ import pytest
 from simulate import _engine as engine
 from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit, memo_choice_jit
 from simulate.cards import format_card, format_cards
+from simulate.catalog import load_strategy
 from simulate.codes import Action, GameMode
-from simulate.exact import _lists, advise
+from simulate.exact import advise, value_lists
 from simulate.optimal import OptimalPlay, hand_class_maps, optimal_strategy
 from simulate.optimal_game import optimal_result
 from simulate.simulation import _key, run
-from simulate.strategy import load_strategy
 from simulate.variant import load_variant
 
 from .helpers import scaled
@@ -26,7 +26,7 @@ LABELS = {Action.FOLD: "fold", Action.PLAY: "play", Action.BUY: "buy a sixth car
 @pytest.fixture
 def fresh_memo(monkeypatch, tmp_path):
     """An empty memo folder (the value lists and class maps already loaded)."""
-    _lists()
+    value_lists()
     hand_class_maps()
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
     return tmp_path
@@ -68,7 +68,7 @@ def test_choices_after_a_buy_are_the_best_option_of_advise(name):
     for _ in range(6):
         cards = rng.choice(52, 7, replace=False).astype(np.int64)
         six, upcard = cards[:6], int(cards[6])
-        action, kept = after_buy_choice_jit(variant.arrays(), _lists(), six, upcard, fees[6])
+        action, kept = after_buy_choice_jit(variant.arrays(), value_lists(), six, upcard, fees[6])
         frame = advise(name, format_cards(six), format_card(upcard))
         thrown = [format_card(c) for i, c in enumerate(six.tolist()) if not (kept >> i) & 1]
         label = {Action.FOLD: "fold", Action.PLAY: "play", Action.REPLACE: "replace"}[action]
@@ -86,7 +86,7 @@ def test_choices_after_a_draw_weigh_every_dealer_hand_without_the_seen_cards():
             seen, upcard = cards[:seen_count], int(cards[seen_count])
             final = seen[-5:]  # the last five: the hand after the draw
             mask = int(sum(1 << int(c) for c in seen))
-            action = after_draw_choice_jit(oasis.arrays(), _lists(), final, upcard, mask)
+            action = after_draw_choice_jit(oasis.arrays(), value_lists(), final, upcard, mask)
             ev = brute_force_play_ev(oasis, final, upcard, seen.tolist())
             assert action == (Action.PLAY if ev > -1 else Action.FOLD)
             plays.add(action)

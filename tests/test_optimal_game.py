@@ -12,7 +12,7 @@ from simulate import _settlement, optimal_game
 from simulate import _situation as kernels
 from simulate.cards import format_card, format_cards
 from simulate.evaluator import evaluate, hand_value
-from simulate.exact import _lists, advise, first_options
+from simulate.exact import advise, first_options, value_lists
 from simulate.optimal_game import (
     _compute_range,
     _Inputs,
@@ -39,7 +39,7 @@ class Situation:
 
     def __init__(self, name):
         self.variant = load_variant(name)
-        self.v, self.lists = self.variant.arrays(), _lists()
+        self.v, self.lists = self.variant.arrays(), value_lists()
         self.tables = situation_tables(self.lists, self.v)
         self.options, self.labels = first_options(self.variant)
         self.fees, self.forced = self.variant.draw_arrays()

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from simulate import _situation as kernels
 from simulate.cli import main
-from simulate.exact import _lists, first_options
+from simulate.exact import first_options, value_lists
 from simulate.optimal_game import exact_optimal_game, situation_tables, supports_exact_draws
 from simulate.optimal_sampled import (
     BLOCK,
@@ -44,7 +44,7 @@ def test_short_evs_equal_the_enumerating_kernel_of_the_short_game(name):
     classes, upcards = classes[:3], upcards[:3]
     gains = situation_gains(variant, classes, upcards)
     short = with_draws_up_to(variant, 2)
-    v, lists = short.arrays(), _lists()
+    v, lists = short.arrays(), value_lists()
     fees, forced = short.draw_arrays()
     choice, evs = np.empty(3, dtype=np.int64), np.empty(3)
     hands = _class_weights()[0][classes]
@@ -108,7 +108,7 @@ def test_the_gains_add_up_to_the_enumerated_game_on_every_situation(cheap_exchan
     classes = np.repeat(np.arange(60, 62), 47)
     upcards = np.concatenate([np.setdiff1d(np.arange(52), reps[c]) for c in (60, 61)])
     gains = situation_gains(variant, classes, upcards, short_draws=1)
-    v, lists = variant.arrays(), _lists()
+    v, lists = variant.arrays(), value_lists()
     fees, forced = variant.draw_arrays()
     choice, evs = np.empty(len(classes), dtype=np.int64), np.empty(len(classes))
     kernels.best_options_jit(
@@ -165,9 +165,12 @@ def test_optimal_rtp_says_how_it_is_known():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["exact", "oasis", "--samples", "10"], "--samples goes with"),
+        (["exact", "oasis", "--samples", "10"], "samples go with"),
         (["exact", "russian", "-s", "optimal"], "second combination"),
-        (["exact", "oasis-classic", "-s", "optimal", "--classes", "5", "--table", "t"], "--table"),
+        (
+            ["exact", "oasis-classic", "-s", "optimal", "--classes", "5", "--table", "t"],
+            "keeps no table",
+        ),
     ],
 )
 def test_impossible_options_are_one_line_errors(args, message):

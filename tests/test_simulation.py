@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from simulate import _engine as engine
+from simulate.catalog import load_strategy
 from simulate.codes import DECISIONS, Category
 from simulate.simulation import Stake, _key, run
-from simulate.strategy import load_strategy
 from simulate.variant import load_variant
 
 from .helpers import scaled

@@ -3,8 +3,9 @@ import pytest
 
 from simulate import _strategy as k
 from simulate.cards import parse_cards
+from simulate.catalog import load_strategy, strategy_names
 from simulate.codes import Action, Point
-from simulate.strategy import Strategy, StrategyError, load_strategy, strategy_names
+from simulate.strategy import Strategy, StrategyError
 
 VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
 

@@ -1,0 +1,134 @@
+"""The exact analysis of a variant under a strategy: which method weighs it, the run
+(resumed from its checkpoints), and the files it leaves in its folder.
+
+>>> [analysis_method(load_variant(name), "optimal") for name in ("caribbean", "oasis", "russian")]
+['no-draws', 'with-draws', 'sampled']
+
+Three methods: every deal enumerated without draws (a strategy that folds or
+bets, or ``optimal-no-draws``); the whole game with every draw weighed
+(``optimal`` where at most two cards are exchanged); and where more may be
+exchanged, the game with draws of at most two cards enumerated plus sampled
+situations (``optimal``). The last two keep finished work in the folder, so an
+interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from .exact import NO_DRAWS, ExactResult, exact_game
+from .optimal_game import (
+    default_exact_strategy,
+    exact_optimal_game,
+    save_table,
+    supports_exact_draws,
+)
+from .optimal_sampled import (
+    SHORT_DRAWS,
+    SampledOptimum,
+    discard_sampled,
+    sampled_optimum,
+    save_sampled_optimum,
+)
+from .simulation import DEFAULT_SEED
+from .variant import Variant, load_variant
+
+__all__ = ["DEFAULT_SAMPLES", "analysis_files", "analysis_method", "exact_analysis"]
+
+DEFAULT_SAMPLES = 2000
+Progress = Callable[[str, int, int], None]
+"""Called with (stage, done, total) as an analysis advances."""
+
+
+def analysis_method(variant: Variant, strategy: str) -> str:
+    """``"sampled"``, ``"with-draws"`` or ``"no-draws"``: how ``exact_analysis`` weighs
+    the strategy (a strategy file or ``optimal-no-draws`` is weighed without draws)."""
+    if strategy == "optimal" and variant.has_draws:
+        return "with-draws" if supports_exact_draws(variant) else "sampled"
+    return "no-draws"
+
+
+def exact_analysis(
+    variant: Variant | str,
+    strategy: str | None = None,
+    *,
+    folder: Path | None = None,
+    restart: bool = False,
+    table: Path | None = None,
+    classes: int | None = None,
+    samples: int | None = None,
+    seed: int = DEFAULT_SEED,
+    progress: Progress | None = None,
+) -> ExactResult | SampledOptimum:
+    """Weigh ``strategy`` (default: optimal play, with draws where they can be
+    enumerated) exactly. Finished ranges and samples are kept in ``folder`` (default
+    ``results/VARIANT``) as they finish; a run resumes them unless ``restart``.
+    ``table``: also write the shipped table there; ``classes``: only the first N hand
+    classes (a partial check, no table); ``samples``: situations sampled where more
+    than two cards are exchanged. Raises ValueError on an impossible combination."""
+    variant = load_variant(variant)
+    folder = Path(folder or Path("results") / variant.name)
+    strategy = strategy or default_exact_strategy(variant)
+    method = analysis_method(variant, strategy)
+    if samples and method != "sampled":
+        raise ValueError("samples go with optimal play where 3 or more cards are exchanged")
+    if method == "no-draws" and (classes or table):
+        raise ValueError(
+            "classes and a table go with optimal play with draws (Oasis, Six-Card, and "
+            "the sampled analyses)"
+        )
+    if classes and table:
+        raise ValueError("a partial analysis (classes) keeps no table")
+    if method == "sampled":
+        return _sampled(variant, folder, restart, table, classes, samples, seed, progress)
+    if method == "with-draws":
+        return _with_draws(variant, folder, restart, table, classes, progress)
+    return exact_game(variant, strategy)
+
+
+def _with_draws(variant, folder, restart, table, classes, progress) -> ExactResult:
+    checkpoints = folder / "optimal-ranges"
+    if restart:
+        shutil.rmtree(checkpoints, ignore_errors=True)
+    report = (lambda done, total: progress("hand classes", done, total)) if progress else None
+    analysis = exact_optimal_game(variant, checkpoints, progress=report, classes=classes)
+    if not classes:
+        save_table(variant, analysis, table)
+    shutil.rmtree(checkpoints, ignore_errors=True)
+    return analysis.result
+
+
+def _sampled(variant, folder, restart, table, classes, samples, seed, progress):
+    if variant.second_combination:
+        raise ValueError(
+            f"{variant.name}: optimal play with a second combination after a bought card "
+            f"is not weighed yet; {NO_DRAWS!r} weighs the best play without draws"
+        )
+    if restart:
+        discard_sampled(folder)
+    result = sampled_optimum(
+        variant, folder, samples or DEFAULT_SAMPLES, seed=seed, progress=progress, classes=classes
+    )
+    if not classes:
+        save_sampled_optimum(result, table)
+    return result
+
+
+def analysis_files(result: ExactResult | SampledOptimum) -> dict[str, dict | str]:
+    """The files an analysis leaves in its folder, by name: its JSON record (a dict) and
+    its tables (CSV text)."""
+    if isinstance(result, SampledOptimum):
+        return {
+            "exact-optimal.json": result.to_json(),
+            f"exact-optimal-draws{SHORT_DRAWS}-table.csv": result.short.table.to_csv(index=False),
+        }
+    stem = f"exact-{result.strategy}"
+    files = {
+        f"{stem}.json": result.to_json(),
+        f"{stem}-table.csv": result.table.to_csv(index=False),
+    }
+    if result.strategy_chart is not None:
+        files[f"{stem}-strategy.csv"] = result.strategy_chart.to_csv()
+    return files
