@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .optimal import optimal_strategy
-from .python_strategy import is_numba_function, python_strategy
+from .python_strategy import python_strategy
 from .strategy import Strategy, StrategyError, load_rule_strategy, rule_strategy_names
 from .variant import Variant, load_variant
 
@@ -50,13 +50,8 @@ def load_strategy(strategy: Strategy | str | Path | Callable, variant: Variant |
     variant = load_variant(variant)
     if isinstance(strategy, Strategy):
         return strategy
-    if is_numba_function(strategy):
-        return python_strategy(strategy, variant)
     if callable(strategy):
-        raise StrategyError(
-            f"{getattr(strategy, '__name__', strategy)!r}: a strategy function must be "
-            "compiled by numba (decorate it with @numba.njit)"
-        )
+        return python_strategy(strategy, variant)
     entry = COMPUTED.get(str(strategy))
     if entry is not None:
         return entry.build(variant)

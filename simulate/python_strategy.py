@@ -51,16 +51,11 @@ from .codes import Action, GameMode, Point
 from .strategy import Strategy, StrategyError, StrategyKind
 from .variant import Variant, load_variant
 
-__all__ = ["category_jit", "hand_value_jit", "is_numba_function", "python_strategy"]
+__all__ = ["category_jit", "hand_value_jit", "python_strategy"]
 
 GAME_DECISIONS = {"never": GameMode.NEVER, "strategy": GameMode.RULES, "exact": GameMode.EXACT}
 CHECKED_DEALS = 4096  # random deals the function is called on, per decision point
 CHECK_SEED = 20261130
-
-
-def is_numba_function(candidate) -> bool:
-    """Whether ``candidate`` is a function compiled by ``numba.njit``."""
-    return isinstance(candidate, CPUDispatcher)
 
 
 @njit
@@ -159,7 +154,7 @@ def python_strategy(
     (the function decides at ``Point.BUY_GAME``) or ``"exact"`` (when worth it)."""
     variant = load_variant(variant)
     name = name or getattr(function, "__name__", "python")
-    if not is_numba_function(function):
+    if not isinstance(function, CPUDispatcher):
         raise StrategyError(
             f"strategy {name!r}: a strategy function must be compiled by numba "
             "(decorate it with @numba.njit)"

@@ -134,7 +134,7 @@ def run(
             engine.play_blocks_jit(
                 arrays,
                 strategy.decider,
-                strategy.game_mode,
+                int(strategy.game_mode),  # plain ints: one compiled engine for every strategy
                 exact,
                 fees,
                 forced,

@@ -158,9 +158,7 @@ class Variant:
             second_combination=self.second_combination,
             game_fee=game.fee if game else np.nan,
             game_fee_is_ante=bool(game and game.fee_is_ante),
-            dealer_discards=DEALER_DISCARDS.index(game.dealer_discards)
-            if game
-            else DealerDiscard.MOST_OUTS,
+            dealer_discards=DEALER_DISCARDS.index(game.dealer_discards if game else "most-outs"),
             has_bonus=self.bonus_pays is not None,
             bonus_pays=bonus_pays,
         )

@@ -240,7 +240,7 @@ class KernelRounds:
         return engine.play_round_jit(
             self.arrays,
             self.strategy.rules,
-            self.strategy.game_mode,
+            int(self.strategy.game_mode),
             self.strategy.decisions(self.key, index, index + 1),
             self.fees,
             self.forced,
