@@ -26,7 +26,12 @@ from ._io import write_npz
 from ._tables import cache_dir, cached_arrays, source_hash
 from .codes import GameMode
 from .exact import NO_DRAWS, first_options, needs_pair_tables, value_lists, weigh_every_deal
-from .optimal_game import optimal_table, situation_tables, supports_exact_draws
+from .optimal_game import (
+    DECISION_SOURCES,
+    optimal_table,
+    situation_tables,
+    supports_exact_draws,
+)
 from .strategy import Strategy, StrategyKind
 from .variant import Variant, load_variant
 
@@ -46,18 +51,6 @@ def hand_class_maps() -> tuple[np.ndarray, ...]:
         class_of, perm_of = kernels.hand_classes_jit(reps)
         _CLASS_MAPS = reps, class_of, perm_of, kernels.suit_permutations_jit()
     return _CLASS_MAPS
-
-
-# the kernels whose code decides the memo and the fold-or-bet table
-SOURCES = (
-    "_decisions.py",
-    "_exact.py",
-    "_situation.py",
-    "_evaluator.py",
-    "_settlement.py",
-    "_tables.py",
-    "codes.py",
-)
 
 
 def _cache_name(kind: str, variant: Variant) -> str:
@@ -80,7 +73,7 @@ class OptimalPlay:
         self.draws = draws and variant.has_draws
         self.options = first_options(variant)[0]
         self.table = optimal_table(variant) if self.draws and table else None
-        memo = f"{_cache_name('memo', variant)}-{source_hash(*SOURCES)}.npz"
+        memo = f"{_cache_name('memo', variant)}-{source_hash(*DECISION_SOURCES)}.npz"
         self.path = (memo_folder or cache_dir()) / memo
         self.keys, self.choices, self.evs = self._load()
         self.computed = 0  # situations this process added to the memo
@@ -103,7 +96,7 @@ class OptimalPlay:
                 self._plays = cached_arrays(
                     _cache_name("table", self.variant),
                     lambda: {"plays": weigh_every_deal(self.variant, None)[-1]},
-                    SOURCES,
+                    DECISION_SOURCES,
                 )["plays"]
             return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
         if self.table is None:

@@ -59,8 +59,17 @@ DECISION_LABELS = [  # of first decisions, as the return table names them
     {Decision.BUY: "buy, then play or fold", Decision.REPLACE: "buy, then replace"}.get(d, d.label)
     for d in list(Decision)[:FIRST_DECISIONS]
 ]
-_SOURCES = (
+_SOURCES = (  # the kernels whose code decides a range of the enumerated game
     "_situation.py",
+    "_exact.py",
+    "_evaluator.py",
+    "_tables.py",
+    "_settlement.py",
+    "codes.py",
+)
+DECISION_SOURCES = (  # ... and those deciding any situation's best option
+    "_situation.py",
+    "_decisions.py",
     "_exact.py",
     "_evaluator.py",
     "_tables.py",

@@ -46,6 +46,7 @@ from ._tables import source_hash
 from .codes import Action
 from .exact import ExactResult, exact_game, first_options, needs_pair_tables, value_lists
 from .optimal_game import (
+    DECISION_SOURCES,
     exact_optimal_game,
     keep_arrays,
     kept_arrays,
@@ -70,15 +71,6 @@ _SAMPLE_ARRAYS = {
 }
 Z_999 = 3.2905267314919255
 """The normal quantile of a two-sided 99.9% interval."""
-_SOURCES = (
-    "_situation.py",
-    "_decisions.py",
-    "_exact.py",
-    "_evaluator.py",
-    "_tables.py",
-    "_settlement.py",
-    "codes.py",
-)
 
 
 @dataclass
@@ -306,7 +298,7 @@ def saved_sampled_optimum(variant: Variant) -> SampledOptimum | None:
 
 
 def _key(variant: Variant) -> str:
-    return f"{variant.rules_hash[:16]}-{source_hash(*_SOURCES)}"
+    return f"{variant.rules_hash[:16]}-{source_hash(*DECISION_SOURCES)}"
 
 
 def _load_samples(path: Path, key: str) -> dict:

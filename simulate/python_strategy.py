@@ -48,7 +48,7 @@ from ._evaluator import category_jit, hand_value_jit
 from ._strategy import decide
 from .cards import format_card, format_cards
 from .codes import Action, GameMode, Point
-from .strategy import Strategy, StrategyError, StrategyKind
+from .strategy import Strategy, StrategyError, StrategyKind, offered_actions
 from .variant import Variant, load_variant
 
 __all__ = ["category_jit", "hand_value_jit", "python_strategy"]
@@ -93,14 +93,7 @@ def _points(variant: Variant, game_mode: GameMode) -> list[tuple[Point, int]]:
 
 def _refusal(variant: Variant, point: Point, size: int, action: int, kept: int) -> str | None:
     """Why ``(action, kept)`` is not allowed at ``point`` with ``size`` cards, or None."""
-    allowed = {
-        Point.FIRST: {Action.FOLD, Action.PLAY, Action.EXCHANGE}
-        | ({Action.BUY} if variant.buy_fee is not None else set()),
-        Point.AFTER_BUY: {Action.FOLD, Action.PLAY}
-        | ({Action.REPLACE} if variant.replace_fee is not None else set()),
-        Point.AFTER_DRAW: {Action.FOLD, Action.PLAY},
-        Point.BUY_GAME: {Action.BUY_THE_GAME, Action.DECLINE},
-    }[point]
+    allowed = set(offered_actions(variant, point.name.lower()).values())
     names = ", ".join(a.name for a in sorted(allowed))
     if action not in allowed:
         name = Action(action).name if action in Action._value2member_map_ else str(action)

@@ -237,6 +237,21 @@ def _names(rule: Table, key: str, allowed) -> list[str]:
     return names
 
 
+def offered_actions(variant: Variant, point: str) -> dict[str, Action]:
+    """The actions of a decision point (named as in strategy files) the variant offers:
+    buying a sixth card, replacing a card and exchanging only where it sells them."""
+    sold = {
+        Action.BUY: variant.buy_fee,
+        Action.REPLACE: variant.replace_fee,
+        Action.EXCHANGE: variant.exchange_fees or None,
+    }
+    return {
+        name: action
+        for name, action in ACTIONS[point].items()
+        if action not in sold or sold[action] is not None
+    }
+
+
 def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
     row = [0] * k.RULE_COLUMNS
     row[k.POINT] = POINTS[point]
@@ -244,12 +259,7 @@ def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
     if action not in ACTIONS[point]:
         raise rule.error("action", f"must be one of {', '.join(ACTIONS[point])} here")
     row[k.ACTION] = ACTIONS[point][action]
-    offered = {
-        "buy": variant.buy_fee,
-        "replace": variant.replace_fee,
-        "exchange": variant.exchange_fees or None,
-    }
-    if action in offered and offered[action] is None:
+    if action not in offered_actions(variant, point):
         raise rule.error("action", f"{variant.name} offers no {action}")
     at_least, below = _hand_threshold(rule, "at_least"), _hand_threshold(rule, "below")
     row[k.VALUE_MIN] = at_least or 0
