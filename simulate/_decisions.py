@@ -260,7 +260,7 @@ def cards_in_jit(mask, out):
 def after_draw_choice_jit(v, lists, final, upcard, seen_mask):
     """PLAY or FOLD, exactly, for the final hand; the dealer avoids every card the player
     has seen (``seen_mask``: his cards, discards and draws)."""
-    dead = np.empty(12, dtype=np.int64)
+    dead = np.empty(52, dtype=np.int64)
     n = cards_in_jit(seen_mask, dead)
     ev = after_draw_ev_jit(v, lists, final, upcard, dead, n, True)
     return Action.PLAY if ev > -1.0 else Action.FOLD

@@ -10,6 +10,8 @@ bit however the blocks are shared out.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 from numba import njit, prange, uint64
 
@@ -50,6 +52,27 @@ NET_LOW, NET_HIGH = -16.0, 512.0
 NET_BINS = int((NET_HIGH - NET_LOW) * 2) + 1
 NET_COUNT = DECISION_COUNT + DECISIONS
 INTS = NET_COUNT + NET_BINS
+
+
+class Whole(IntEnum):
+    """Sums of a block of the round as a whole (floats): its net per ante of the round,
+    its capped net in currency, how many rounds won."""
+
+    NET = 0
+    NET2 = 1
+    CAPPED = 2
+    CAPPED2 = 3
+    HITS = 4
+
+
+# a box's result in a round (float slots, in antes): its net is WON - LOST; BONUS_NET in
+# bonus bets; MULTIPLE: what its BET pays on a win (0: not yet known)
+WON, LOST, BONUS_NET, WAGERED, FEES, MULTIPLE = range(6)
+BOX_FLOATS = 6
+# (integer slots): CARDS in the final hand (5 or 6); BOUGHT the dealer's game; VALUE of the
+# final hand
+OUTCOME, CATEGORY, CARDS, FOLDED, BOUGHT, VALUE = range(6)
+BOX_INTS = 6
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 
@@ -119,24 +142,24 @@ def exact_game_gain_jit(v, value, multiple, dealer, discard, used, fees):
 
 
 @njit(cache=True)
-def deal_jit(state, used, hand, dealer):
-    """Deal the player's five cards into ``hand`` and the dealer's five into ``dealer``
-    (his upcard last)."""
+def deal_jit(state, used, hands, dealer):
+    """Deal five cards to each box (the rows of ``hands``, in order), then the dealer's
+    five into ``dealer`` (his upcard last)."""
     used[0] = 0
-    for i in range(5):
-        hand[i] = draw_card_jit(state, used)
+    for box in range(hands.shape[0]):
+        for i in range(5):
+            hands[box, i] = draw_card_jit(state, used)
     for i in range(5):
         dealer[i] = draw_card_jit(state, used)
 
 
 @njit(cache=True)
-def _seen_by_player(used, dealer):
-    """The player's cards, discards and draws as a 52-bit mask: every card dealt but the
-    dealer's five (the exact counts take his upcard on its own)."""
-    seen = used[0]
-    for card in dealer:
-        seen &= ~(np.int64(1) << card)
-    return seen
+def cards_mask_jit(cards):
+    """The cards as a 52-bit mask."""
+    mask = np.int64(0)
+    for card in cards:
+        mask |= np.int64(1) << card
+    return mask
 
 
 @njit(cache=True)
@@ -160,37 +183,39 @@ def _exact_after_buy(v, exact, six, upcard, replace_fee):
 
 
 @njit(cache=True)
-def situation_keys_jit(key, start, stop, class_of, perm_of, perms):
-    """The situation key (see ``_decisions``) of each round of ``start .. stop``."""
-    keys = np.empty(stop - start, dtype=np.int64)
+def situation_keys_jit(key, start, stop, boxes, open_boxes, class_of, perm_of, perms):
+    """The situation key (see ``_decisions``) of each open box of each round of
+    ``start .. stop`` (rounds of ``boxes`` boxes)."""
+    keys = np.empty((stop - start) * open_boxes, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     used = np.zeros(1, dtype=np.int64)
-    hand = np.empty(6, dtype=np.int64)
+    hands = np.empty((boxes, 6), dtype=np.int64)
     dealer = np.empty(5, dtype=np.int64)
     for index in range(start, stop):
         state[0] = round_state_jit(key, index)
-        deal_jit(state, used, hand, dealer)
-        keys[index - start] = situation_key_jit(class_of, perm_of, perms, hand[:5], dealer[4])[0]
+        deal_jit(state, used, hands, dealer)
+        for box in range(open_boxes):
+            keys[(index - start) * open_boxes + box] = situation_key_jit(
+                class_of, perm_of, perms, hands[box, :5], dealer[4]
+            )[0]
     return keys
 
 
 @njit(cache=True)
-def play_round_jit(
-    v, strategy, game_mode, exact, draw_fees, forced, state, decisions, hand, dealer, used
+def play_box_jit(
+    v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand, upcard
 ):
-    """Play one box of one round; returns (won, lost, outcome, category, bonus, wager).
+    """Decide an open box and draw its cards: returns (cards in the final hand, fees, folded).
 
     ``exact``: ExactDecisions; with options, the first decision is the situation's
-    best option from its memo and the later ones are exact; else with a fold-or-bet
-    table, the first decision is the table's; else ``strategy`` decides (a rule array or
-    a numba-compiled function: ``_strategy.decide``).
-    ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
-    ``forced``: exchanging i cards forces the BET; ``decisions`` counts the
-    decisions taken; ``hand`` (6), ``dealer`` (5) and ``used`` (1) are scratch space.
+    best option from its memo and the later ones are exact, with the cards of
+    ``seen[0]`` dead (the box's own, and those of earlier boxes where shared; its draws
+    are added); else with a fold-or-bet table, the first decision is the table's; else
+    ``strategy`` decides (a rule array or a numba-compiled function:
+    ``_strategy.decide``). ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
+    ``forced``: exchanging i cards forces the BET; ``decisions`` counts the decisions
+    taken; ``hand`` holds six cards, the dealt five first.
     """
-    deal_jit(state, used, hand, dealer)
-    upcard = dealer[4]
-    bonus = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
     exactly = exact.options.shape[0] > 0
     if exactly:
         action, kept = memo_choice_jit(exact, hand[:5], upcard)
@@ -198,17 +223,17 @@ def play_round_jit(
         action, kept = (Action.PLAY if table_bet_jit(exact, hand[:5], upcard) else Action.FOLD), 0
     else:
         action, kept = decide(strategy, Point.FIRST, hand[:5], upcard)
-    n = 5
-    fees = 0.0
-    folded = False
+    dealt = used[0]
     if action == Action.FOLD:
-        folded = True
         decisions[Decision.FOLD] += 1
-    elif action == Action.BUY:
+        return 5, 0.0, True
+    if action != Action.BUY and action != Action.EXCHANGE:
+        decisions[Decision.PLAY] += 1
+        return 5, 0.0, False
+    if action == Action.BUY:
         decisions[Decision.BUY] += 1
-        fees += draw_fees[Fee.BUY]
+        fees = draw_fees[Fee.BUY]
         hand[5] = draw_card_jit(state, used)
-        n = 6
         if exactly:
             action, kept = _exact_after_buy(v, exact, hand, upcard, draw_fees[Fee.REPLACE])
         else:
@@ -217,57 +242,176 @@ def play_round_jit(
             decisions[Decision.REPLACE] += 1
             fees += draw_fees[Fee.REPLACE]
             _exchange(hand, 6, kept, state, used)
+            seen[0] |= used[0] & ~dealt
             if exactly:
-                action = _exact_after_draw(v, exact, hand, upcard, _seen_by_player(used, dealer))
+                action = _exact_after_draw(v, exact, hand, upcard, seen[0])
             else:
                 action = decide(strategy, Point.AFTER_DRAW, hand, upcard)[0]
+        seen[0] |= used[0] & ~dealt
         folded = action == Action.FOLD
         decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
-    elif action == Action.EXCHANGE:
-        thrown = _exchange(hand, 5, kept, state, used)
-        decisions[Decision.EXCHANGE_1 + thrown - 1] += 1
-        fees += draw_fees[thrown]  # slot k: exchanging k cards
-        if forced[thrown]:
-            decisions[Decision.FORCED_PLAY] += 1
-        else:
-            if exactly:
-                seen = _seen_by_player(used, dealer)
-                action = _exact_after_draw(v, exact, hand[:5], upcard, seen)
-            else:
-                action = decide(strategy, Point.AFTER_DRAW, hand[:5], upcard)[0]
-            folded = action == Action.FOLD
-            decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
+        return 6, fees, folded
+    thrown = _exchange(hand, 5, kept, state, used)
+    seen[0] |= used[0] & ~dealt
+    decisions[Decision.EXCHANGE_1 + thrown - 1] += 1
+    fees = draw_fees[thrown]  # slot k: exchanging k cards
+    if forced[thrown]:
+        decisions[Decision.FORCED_PLAY] += 1
+        return 5, fees, False
+    if exactly:
+        action = _exact_after_draw(v, exact, hand[:5], upcard, seen[0])
     else:
-        decisions[Decision.PLAY] += 1
-    final = hand[:n]
-    value = hand_value_jit(final)
-    category = category_jit(value, v.ace_king)
-    wager = 1.0 + fees + (0.0 if folded else v.bet)
-    if folded:
-        return 0.0, fees + 1.0, Outcome.FOLD, category, bonus, wager
-    dealer_value = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
-    bought = False
-    after = dealer_value
-    multiple = 0.0
-    if dealer_value < v.qualifier and not np.isnan(v.game_fee):
+        action = decide(strategy, Point.AFTER_DRAW, hand[:5], upcard)[0]
+    folded = action == Action.FOLD
+    decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
+    return 5, fees, folded
+
+
+@njit(cache=True)
+def _buy_games(
+    v, strategy, game_mode, share_seen, state, hands, dealer, used, known, decisions, box_f, box_i
+):
+    """Each box still in play decides whether to buy the non-qualifying dealer a game
+    (``box_i[b, BOUGHT]``); one exchange serves every box that bought it. Returns the
+    dealer's value after it (as dealt when no box bought)."""
+    discard = dealer_discard_jit(v, dealer)
+    dealer_mask = cards_mask_jit(dealer)
+    bought_any = False
+    for box in range(hands.shape[0]):
+        if box_i[box, FOLDED]:
+            continue
+        final = hands[box, : box_i[box, CARDS]]
+        bought = False
         if game_mode == GameMode.EXACT:
-            discard = dealer_discard_jit(v, dealer)
-            multiple = bet_multiple_jit(v, final, value)
-            bought = exact_game_gain_jit(v, value, multiple, dealer, discard, used[0], fees) > 0
+            multiple = bet_multiple_jit(v, final, box_i[box, VALUE])
+            box_f[box, MULTIPLE] = multiple
+            dead = used[0] if share_seen else known[box] | dealer_mask
+            gain = exact_game_gain_jit(
+                v, box_i[box, VALUE], multiple, dealer, discard, dead, box_f[box, FEES]
+            )
+            bought = gain > 0
         elif game_mode == GameMode.RULES:
-            bought = decide(strategy, Point.BUY_GAME, final, upcard)[0] == Action.BUY_THE_GAME
-        decisions[Decision.GAME_BOUGHT if bought else Decision.GAME_DECLINED] += 1
-        if bought:
-            if game_mode != GameMode.EXACT:
-                discard = dealer_discard_jit(v, dealer)
-            dealer[discard] = draw_card_jit(state, used)
-            after = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
-    if value > after and multiple == 0.0:
-        multiple = bet_multiple_jit(v, final, value)
-    won, lost, outcome = settle_jit(v, value, multiple, False, fees, dealer_value, bought, after)
-    if bought and not v.game_fee_is_ante:
-        wager += v.game_fee
-    return won, lost, outcome, category, bonus, wager
+            bought = decide(strategy, Point.BUY_GAME, final, dealer[4])[0] == Action.BUY_THE_GAME
+        decisions[box, Decision.GAME_BOUGHT if bought else Decision.GAME_DECLINED] += 1
+        box_i[box, BOUGHT] = bought
+        bought_any |= bought
+    if bought_any:
+        dealer[discard] = draw_card_jit(state, used)
+    return value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+
+
+@njit(cache=True)
+def play_round_jit(
+    v,
+    strategy,
+    game_mode,
+    exact,
+    draw_fees,
+    forced,
+    open_boxes,
+    share_seen,
+    state,
+    decisions,
+    hands,
+    dealer,
+    used,
+    known,
+    box_f,
+    box_i,
+):
+    """Play one round: every box of ``hands`` (rows of six cards) against one dealer.
+
+    The first ``open_boxes`` boxes are decided in order (``play_box_jit``), each
+    seeing the cards of the boxes before it when ``share_seen``; the rest are blind
+    (ante and BET placed, no decision). Then each box still in play may buy the
+    non-qualifying dealer a game (``_buy_games``), and every box is settled. Box
+    ``b``'s results go to ``box_f[b]`` (slots WON ..) and ``box_i[b]``
+    (OUTCOME ..); ``decisions[b]`` counts its decisions; ``known[b]`` is the mask of
+    the cards it decided with.
+    """
+    boxes = hands.shape[0]
+    deal_jit(state, used, hands, dealer)
+    upcard = dealer[4]
+    shared = np.int64(0)
+    playing = False
+    for box in range(boxes):
+        hand = hands[box]
+        box_f[box, BONUS_NET] = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
+        own = cards_mask_jit(hand[:5])
+        known[box] = (shared | own) if share_seen else own
+        if box < open_boxes:
+            cards, fees, folded = play_box_jit(
+                v, strategy, exact, draw_fees, forced, state, used, known[box:],
+                decisions[box], hand, upcard,
+            )  # fmt: skip
+        else:
+            cards, fees, folded = 5, 0.0, False
+            decisions[box, Decision.BLIND_PLAY] += 1
+        shared |= known[box]
+        value = hand_value_jit(hand[:cards])
+        box_i[box, CARDS], box_i[box, FOLDED], box_i[box, BOUGHT] = cards, folded, False
+        box_i[box, VALUE] = value
+        box_i[box, CATEGORY] = category_jit(value, v.ace_king)
+        box_f[box, FEES], box_f[box, MULTIPLE] = fees, 0.0
+        box_f[box, WAGERED] = 1.0 + fees + (0.0 if folded else v.bet)
+        playing |= not folded
+    dealer_value = after = 0
+    if playing:
+        dealer_value = after = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+        if dealer_value < v.qualifier and not np.isnan(v.game_fee):
+            after = _buy_games(
+                v, strategy, game_mode, share_seen, state, hands, dealer, used, known,
+                decisions, box_f, box_i,
+            )  # fmt: skip
+    for box in range(boxes):
+        fees = box_f[box, FEES]
+        if box_i[box, FOLDED]:
+            box_f[box, WON], box_f[box, LOST] = 0.0, fees + 1.0
+            box_i[box, OUTCOME] = Outcome.FOLD
+            continue
+        value, bought = box_i[box, VALUE], box_i[box, BOUGHT] > 0
+        against = after if bought else dealer_value
+        multiple = box_f[box, MULTIPLE]
+        if value > against and multiple == 0.0:
+            multiple = bet_multiple_jit(v, hands[box, : box_i[box, CARDS]], value)
+        won, lost, outcome = settle_jit(
+            v, value, multiple, False, fees, dealer_value, bought, against
+        )
+        box_f[box, WON], box_f[box, LOST], box_i[box, OUTCOME] = won, lost, outcome
+        if bought and not v.game_fee_is_ante:
+            box_f[box, WAGERED] += v.game_fee
+
+
+@njit(cache=True)
+def _add_box(won, lost, bonus, wager, outcome, category, stake, out_f, out_i):
+    """Add a box's result to its sums (``out_f``, ``out_i``); returns (net, capped net)."""
+    net = won - lost
+    out_f[NET] += net
+    out_f[NET2] += net * net
+    out_f[WAGER] += wager
+    out_f[BONUS] += bonus
+    out_f[BONUS2] += bonus * bonus
+    capped = 0.0
+    if stake[Stake.ANTE] > 0:
+        capped = capped_net_jit(
+            won,
+            lost,
+            bonus,
+            stake[Stake.ANTE],
+            stake[Stake.BONUS_BET],
+            stake[Stake.MAXIMUM_PAYOUT],
+            stake[Stake.CAP_PER_BET] > 0,
+        )
+        out_f[CAPPED] += capped
+        out_f[CAPPED2] += capped * capped
+    cell = outcome * CATEGORIES + category
+    out_f[CELL_NET + cell] += net
+    out_i[CELL_COUNT + cell] += 1
+    if net > 0:
+        out_i[HITS] += 1
+    half_antes = round((min(max(net, NET_LOW), NET_HIGH) - NET_LOW) * 2.0)
+    out_i[NET_COUNT + int(half_antes)] += 1
+    return net, capped
 
 
 @njit(cache=True, parallel=True)
@@ -278,72 +422,76 @@ def play_blocks_jit(
     exact,
     draw_fees,
     forced,
+    open_boxes,
+    share_seen,
     key,
     rounds,
     first_block,
-    stake,
+    stakes,
+    weights,
     floats,
     ints,
+    cross,
+    whole,
     largest,
 ):
-    """Play the rounds of blocks ``first_block ..`` (one row of the outputs each).
+    """Play the rounds of blocks ``first_block ..`` (one row of the outputs each), each
+    round of ``stakes.shape[0]`` boxes (see ``play_round_jit``).
 
-    ``stake``: slots ``codes.StakeSlot``, in currency; ante 0 means no stake
-    (nothing capped).
+    Per box b: ``floats[row, b]`` and ``ints[row, b]`` (slots above), ``cross[row, b, c]``
+    (c <= b) the sum of the products of the nets of boxes b and c, ``largest[row, b]``
+    the largest net. The round as a whole, its net per ante being the boxes' nets
+    weighed by ``weights`` (adding up to 1): ``whole[row]`` (slots ``Whole``) and
+    ``largest[row, -1]``. ``stakes[b]``: slots ``codes.StakeSlot``, in currency; ante 0
+    means no stake (nothing capped).
     """
+    boxes = stakes.shape[0]
+    staked = 0.0
+    for box in range(boxes):
+        staked += stakes[box, Stake.ANTE] + stakes[box, Stake.BONUS_BET]
     for row in prange(floats.shape[0]):
         start = (first_block + row) * BLOCK
         stop = min(start + BLOCK, rounds)
         state = np.zeros(1, dtype=np.uint64)
-        decisions = np.zeros(DECISIONS, dtype=np.int64)
-        hand = np.empty(6, dtype=np.int64)
+        decisions = np.zeros((boxes, DECISIONS), dtype=np.int64)
+        hands = np.empty((boxes, 6), dtype=np.int64)
         dealer = np.empty(5, dtype=np.int64)
         used = np.zeros(1, dtype=np.int64)
-        out_f = floats[row]
-        out_i = ints[row]
-        best = -np.inf
+        known = np.zeros(boxes, dtype=np.int64)
+        box_f = np.zeros((boxes, BOX_FLOATS))
+        box_i = np.zeros((boxes, BOX_INTS), dtype=np.int64)
+        nets = np.empty(boxes)
+        best = np.full(boxes + 1, -np.inf)
+        out_whole = whole[row]
         for index in range(start, stop):
             state[0] = round_state_jit(key, index)
-            won, lost, outcome, category, bonus, wager = play_round_jit(
-                v,
-                strategy,
-                game_mode,
-                exact,
-                draw_fees,
-                forced,
-                state,
-                decisions,
-                hand,
-                dealer,
-                used,
-            )
-            net = won - lost
-            out_f[NET] += net
-            out_f[NET2] += net * net
-            out_f[WAGER] += wager
-            out_f[BONUS] += bonus
-            out_f[BONUS2] += bonus * bonus
-            if stake[Stake.ANTE] > 0:
-                capped = capped_net_jit(
-                    won,
-                    lost,
-                    bonus,
-                    stake[Stake.ANTE],
-                    stake[Stake.BONUS_BET],
-                    stake[Stake.MAXIMUM_PAYOUT],
-                    stake[Stake.CAP_PER_BET] > 0,
-                )
-                out_f[CAPPED] += capped
-                out_f[CAPPED2] += capped * capped
-            cell = outcome * CATEGORIES + category
-            out_f[CELL_NET + cell] += net
-            out_i[CELL_COUNT + cell] += 1
-            if net > 0:
-                out_i[HITS] += 1
-            best = max(best, net)
-            half_antes = round((min(max(net, NET_LOW), NET_HIGH) - NET_LOW) * 2.0)
-            out_i[NET_COUNT + int(half_antes)] += 1
-        out_i[DECISION_COUNT : DECISION_COUNT + DECISIONS] += decisions
+            play_round_jit(
+                v, strategy, game_mode, exact, draw_fees, forced, open_boxes, share_seen,
+                state, decisions, hands, dealer, used, known, box_f, box_i,
+            )  # fmt: skip
+            round_net, round_capped = 0.0, 0.0
+            for box in range(boxes):
+                net, capped = _add_box(
+                    box_f[box, WON], box_f[box, LOST], box_f[box, BONUS_NET],
+                    box_f[box, WAGERED], box_i[box, OUTCOME], box_i[box, CATEGORY],
+                    stakes[box], floats[row, box], ints[row, box],
+                )  # fmt: skip
+                nets[box] = net
+                best[box] = max(best[box], net)
+                round_net += weights[box] * net
+                round_capped += capped
+                for other in range(box + 1):
+                    cross[row, box, other] += net * nets[other]
+            out_whole[Whole.NET] += round_net
+            out_whole[Whole.NET2] += round_net * round_net
+            if staked > 0:
+                out_whole[Whole.CAPPED] += round_capped
+                out_whole[Whole.CAPPED2] += round_capped * round_capped
+            if round_net > 0:
+                out_whole[Whole.HITS] += 1.0
+            best[boxes] = max(best[boxes], round_net)
+        for box in range(boxes):
+            ints[row, box, DECISION_COUNT : DECISION_COUNT + DECISIONS] += decisions[box]
         largest[row] = best
 
 

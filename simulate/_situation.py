@@ -818,7 +818,7 @@ def play_after_draw_jit(v, tables, lists, final, upcard, seen_mask):
     avoiding every card the player has seen (``seen_mask``), by inclusion-exclusion over
     subsets of up to four of them, each term a look-up or a short search (the same
     counts as ``_exact.dealer_counts_jit``, without its searches in the long lists)."""
-    dead = np.empty(12, dtype=np.int64)
+    dead = np.empty(52, dtype=np.int64)
     n = 0
     for card in range(52):
         if (seen_mask >> card) & 1:

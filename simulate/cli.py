@@ -20,7 +20,7 @@ from ._io import finite, write_atomic, write_json
 from .analysis import analysis_files, exact_analysis
 from .cards import CardError, format_cards, parse_cards
 from .catalog import load_strategy, strategy_names
-from .compare import compare
+from .compare import compare, information_value
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise
 from .optimal_sampled import SHORT_DRAWS, SampledOptimum
@@ -28,7 +28,7 @@ from .optimize import check_winner, optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
-from .simulation import DEFAULT_SEED, Stake, run
+from .simulation import DEFAULT_SEED, Stake, StakePlan, run
 from .variant import load_variant, variant_names
 
 
@@ -200,6 +200,23 @@ class RoundCount(click.ParamType):
         return int(number)
 
 
+class BoxAntes(click.ParamType):
+    """Boxes per round: how many (equal antes), or their antes in the order played."""
+
+    name = "boxes"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int | tuple):
+            return value
+        parts = [part.strip() for part in str(value).split(",")]
+        try:
+            if len(parts) == 1 and parts[0].isdigit():
+                return int(parts[0])
+            return tuple(float(part) for part in parts)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of boxes (3) or their antes (10,10,5)")
+
+
 def _number(value: float) -> str:
     """At least four significant decimals, small numbers included."""
     if value != 0 and abs(value) < 1e-3:
@@ -281,6 +298,24 @@ def strategies_command(variant: str, as_json: bool) -> None:
     default=0.0,
     help="Bonus bet in currency (with --account and --ante).",
 )
+@click.option(
+    "--boxes",
+    type=BoxAntes(),
+    help="Boxes per round against one dealer: how many (3), or their antes in the order "
+    "played (10,10,5; in currency with --account). The variant's open boxes come first.",
+)
+@click.option(
+    "--share-cards/--no-share-cards",
+    default=True,
+    show_default=True,
+    help="Whether each box is decided seeing the cards of the boxes before it.",
+)
+@click.option(
+    "--information",
+    is_flag=True,
+    help="Also play every box without the earlier boxes' cards, on the same deals, and "
+    "report what seeing them is worth.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the full result as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option(
@@ -288,23 +323,34 @@ def strategies_command(variant: str, as_json: bool) -> None:
 )
 @reports_bad_input
 def simulate_command(
-    variant, strategy, rounds, seed, threads, account, ante, bonus_bet, out, as_json, progress
-) -> None:
-    """Play ROUNDS rounds of VARIANT under a strategy; report RTP, house edge and variance.
+    variant, strategy, rounds, seed, threads, account, ante, bonus_bet, boxes, share_cards,
+    information, out, as_json, progress,
+) -> None:  # fmt: skip
+    """Play ROUNDS rounds of VARIANT under a strategy; report RTP, house edge and variance
+    (with several boxes: per box, for the round, and how the boxes move together).
 
     Ctrl-C stops the run after the rounds under way and reports those.
     """
-    if (account is None) != (ante is None):
-        raise InputError("--account and --ante go together")
+    if account is not None and ante is None and boxes is None:
+        raise InputError("--account needs --ante (one box) or --boxes with the antes")
+    if ante is not None and account is None:
+        raise InputError("--ante needs --account")
+    if ante is not None and boxes is not None:
+        raise InputError("--ante is one box's stake: give several boxes' antes with --boxes")
     if bonus_bet and account is None:
-        raise InputError("--bonus-bet needs --account and --ante")
+        raise InputError("--bonus-bet needs --account")
+    if information and (boxes is None or boxes == 1):
+        raise InputError("--information needs --boxes with two boxes or more")
     if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
         raise InputError(f"--threads {threads}: this machine has {numba.config.NUMBA_NUM_THREADS}")
     if out:
         _check_writable(out)
     game = load_variant(variant)
     plan = load_strategy(strategy, game)
-    stake = Stake(account, ante, bonus_bet) if account else None
+    stake = Stake(account, ante, bonus_bet) if ante is not None else None
+    if account is not None and boxes is not None:
+        antes = (1.0,) * boxes if isinstance(boxes, int) else boxes
+        boxes = StakePlan(antes, (bonus_bet,) * len(antes) if bonus_bet else (), account)
     show = sys.stderr.isatty() if progress is None else progress
     with tqdm(
         total=rounds, unit=" rounds", unit_scale=True, disable=not show, file=sys.stderr
@@ -316,12 +362,20 @@ def simulate_command(
             seed=seed,
             threads=threads,
             stake=stake,
+            boxes=boxes,
+            share_seen=share_cards,
             progress=lambda done: bar.update(done - bar.n),
         )
     if result.rounds == 0:
         click.echo("interrupted before any round finished", err=True)
         sys.exit(130)
     data = result.to_json()
+    worth = None
+    if information and not result.interrupted:
+        worth = information_value(
+            game, plan, rounds, boxes=result.plan, seed=seed, threads=threads
+        )
+        data["information_value"] = worth.to_dict(orient="records")
     if out:
         write_json(out, data)
     if result.interrupted:
@@ -329,13 +383,20 @@ def simulate_command(
     if as_json:
         print_json(data)
     else:
+        boxes_text = f", {result.boxes} boxes" if result.boxes > 1 else ""
         click.echo(
             f"{game.title} ({game.name}), strategy {plan.name}, seed {seed}, "
-            f"{result.rounds:,} rounds"
+            f"{result.rounds:,} rounds{boxes_text}"
         )
         _print_figures(result.summary)
-        _print_frame(result.outcomes, "outcomes")
-        _print_frame(result.decisions, "decisions")
+        if result.boxes > 1:
+            _print_frame(result.box_figures, "per box (per ante of the box)")
+            _print_frame(result.correlation.reset_index(names=""), "correlation of the boxes")
+        if worth is not None:
+            _print_frame(worth, "what seeing the earlier boxes' cards is worth (same deals)")
+        per_box = " (per box played)" if result.boxes > 1 else ""
+        _print_frame(result.outcomes, f"outcomes{per_box}")
+        _print_frame(result.decisions, f"decisions{per_box}")
     if result.interrupted:
         sys.exit(130)
 

@@ -111,6 +111,7 @@ class Decision(IntEnum):
     FORCED_PLAY = 11
     GAME_BOUGHT = 12
     GAME_DECLINED = 13
+    BLIND_PLAY = 14
 
     @property
     def label(self) -> str:
@@ -126,6 +127,7 @@ _DECISION_LABELS = {
     "FORCED_PLAY": "play forced by the exchange",
     "GAME_BOUGHT": "buy the dealer a game",
     "GAME_DECLINED": "decline to buy the dealer a game",
+    "BLIND_PLAY": "play a blind box",
 }
 DECISIONS = len(Decision)
 FIRST_DECISIONS = Decision.REPLACE + 1  # first decisions: codes below it

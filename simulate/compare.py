@@ -1,4 +1,4 @@
-"""Strategies compared on the same deals.
+"""Strategies, and what a player sees, compared on the same deals.
 
 Every strategy plays the same rounds (the same seed deals the same cards to
 round ``i`` whatever the strategy), so the rounds they play alike cancel out
@@ -9,7 +9,7 @@ the blocks of 4,096 rounds, paired block by block.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 import numpy as np
@@ -19,10 +19,11 @@ from . import __version__
 from . import _engine as engine
 from .catalog import load_strategy
 from .simulation import DEFAULT_SEED, Z95, SimulationResult, run
+from .stakes import StakePlan
 from .strategy import Strategy
 from .variant import Variant, load_variant
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "information_value"]
 
 
 class Comparison:
@@ -66,12 +67,15 @@ class Comparison:
         }
 
 
-def paired_difference(a: SimulationResult, b: SimulationResult) -> tuple[float, float]:
+def paired_difference(
+    a: SimulationResult, b: SimulationResult, column: int = -1
+) -> tuple[float, float]:
     """(RTP of ``a`` less that of ``b``, its standard error) from their block nets, the
-    two played on the same deals (NaN with fewer than two blocks)."""
+    two played on the same deals (NaN with fewer than two blocks); ``column``: a box
+    (from 0), or -1 for the round as a whole."""
     sizes = np.full(len(a.block_nets), engine.BLOCK, dtype=float)
     sizes[-1] = a.rounds - engine.BLOCK * (len(sizes) - 1)
-    nets = a.block_nets - b.block_nets
+    nets = a.block_nets[:, column] - b.block_nets[:, column]
     difference = float(nets.sum() / a.rounds)
     blocks = len(nets)
     if blocks < 2:
@@ -99,3 +103,45 @@ def compare(
     if any(result.interrupted for result in results):
         raise KeyboardInterrupt
     return Comparison(results)
+
+
+def information_value(
+    variant: Variant | str,
+    strategy: Strategy | str | Callable = "optimal",
+    rounds: int = 1_000_000,
+    *,
+    boxes: int | Sequence[float] | StakePlan | None = None,
+    seed: int = DEFAULT_SEED,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """What the cards of the earlier boxes are worth: per box (and for the round), its
+    RTP when each box is decided seeing the cards of the boxes before it and when it
+    is not, on the same deals, and the difference with its standard error (paired
+    batch means). ``boxes``: as in :func:`simulate.simulation.run`, by default the
+    variant's most."""
+    variant = load_variant(variant)
+    strategy = load_strategy(strategy, variant)
+    boxes = variant.boxes if boxes is None else boxes
+    seeing, not_seeing = (
+        run(variant, strategy, rounds, seed=seed, threads=threads, boxes=boxes, share_seen=share)
+        for share in (True, False)
+    )
+    if seeing.interrupted or not_seeing.interrupted:
+        raise KeyboardInterrupt
+    figures = seeing.box_figures
+    rows = []
+    for column in [*range(seeing.boxes), -1]:
+        value, se = paired_difference(seeing, not_seeing, column)
+        rtp = seeing.summary["rtp"] if column < 0 else figures["rtp"].iloc[column]
+        rows.append(
+            {
+                "box": "round" if column < 0 else str(column + 1),
+                "rtp_seeing": rtp,
+                "rtp_not_seeing": rtp - value,
+                "value": value,
+                "value_se": se,
+                "value_ci95_low": value - Z95 * se,
+                "value_ci95_high": value + Z95 * se,
+            }
+        )
+    return pd.DataFrame(rows)

@@ -86,10 +86,13 @@ class OptimalPlay:
         start: int,
         stop: int,
         progress: Callable[[int, int], None] | None = None,
+        boxes: int = 1,
+        open_boxes: int = 1,
     ) -> ExactDecisions:
-        """The decisions for rounds ``start .. stop`` of the seed ``key``: with draws, the
-        memo after adding every situation of those rounds (``progress`` is called with
-        how many were added so far and how many are to add)."""
+        """The decisions for rounds ``start .. stop`` of the seed ``key`` (rounds of
+        ``boxes`` boxes, the first ``open_boxes`` decided): with draws, the memo after
+        adding the situation of every open box of those rounds (``progress`` is called
+        with how many were added so far and how many are to add)."""
         _, class_of, perm_of, perms = hand_class_maps()
         if not self.draws:
             if self._plays is None:
@@ -100,7 +103,9 @@ class OptimalPlay:
                 )["plays"]
             return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
         if self.table is None:
-            keys = engine.situation_keys_jit(key, start, stop, class_of, perm_of, perms)
+            keys = engine.situation_keys_jit(
+                key, start, stop, boxes, open_boxes, class_of, perm_of, perms
+            )
             self.cover(keys, progress)
         return self._arrays(np.zeros((0, 52), np.bool_), class_of, perm_of, perms, self.options)
 

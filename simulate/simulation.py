@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -22,11 +22,12 @@ import pandas as pd
 from . import __version__
 from . import _engine as engine
 from .catalog import load_strategy
-from .codes import CATEGORIES, DECISIONS, STAKE_SLOTS, Category, Decision, Outcome, StakeSlot
+from .codes import CATEGORIES, DECISIONS, Category, Decision, Outcome
+from .stakes import Stake, StakePlan, stake_plan
 from .strategy import Strategy
 from .variant import Variant, load_variant
 
-__all__ = ["DEFAULT_SEED", "SimulationResult", "Stake", "run"]
+__all__ = ["DEFAULT_SEED", "SimulationResult", "Stake", "StakePlan", "run"]
 
 DEFAULT_SEED = 1
 """The seed of every run, comparison and report not given one."""
@@ -35,41 +36,8 @@ Z95, Z99 = 1.959963984540054, 2.5758293035489004
 DECISION_NAMES = [decision.label for decision in Decision]
 
 
-@dataclass(frozen=True)
-class Stake:
-    """A stake in currency: the ante, the bonus bet and the account whose cap applies."""
-
-    account: str
-    ante: float
-    bonus_bet: float = 0.0
-
-
 def _key(seed: int) -> np.uint64:
     return np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-
-
-def _stake_array(variant: Variant, stake: Stake | None) -> np.ndarray:
-    if stake is None:
-        return np.zeros(STAKE_SLOTS)
-    if stake.account not in variant.accounts:
-        known = ", ".join(variant.accounts) or "none"
-        raise ValueError(f"{variant.name} has no account {stake.account!r} (known: {known})")
-    account = variant.accounts[stake.account]
-    if not account.ante[0] <= stake.ante <= account.ante[1]:
-        raise ValueError(
-            f"ante {stake.ante:g} is outside {account.name}'s limits "
-            f"{account.ante[0]:g}..{account.ante[1]:g}"
-        )
-    if stake.bonus_bet and (
-        account.bonus is None or not account.bonus[0] <= stake.bonus_bet <= account.bonus[1]
-    ):
-        raise ValueError(f"bonus bet {stake.bonus_bet:g} is outside {account.name}'s limits")
-    cap = np.inf if account.max_payout is None else account.max_payout
-    slots = np.zeros(STAKE_SLOTS)
-    slots[StakeSlot.ANTE], slots[StakeSlot.BONUS_BET] = stake.ante, stake.bonus_bet
-    slots[StakeSlot.MAXIMUM_PAYOUT] = cap
-    slots[StakeSlot.CAP_PER_BET] = variant.payout_cap == "bet"
-    return slots
 
 
 def _situations_progress(progress: Callable[[int], None] | None, start: int, stop: int):
@@ -88,15 +56,21 @@ def run(
     seed: int = DEFAULT_SEED,
     threads: int | None = None,
     stake: Stake | None = None,
+    boxes: int | Sequence[float] | StakePlan | None = None,
+    share_seen: bool = True,
     chunk_blocks: int = 32,
     progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``rounds`` rounds (one box each) and add up the results.
+    """Play ``rounds`` rounds and add up the results.
 
-    The same seed gives the same figures, bit for bit, whatever ``threads``
-    and ``chunk_blocks`` (how many blocks of 4,096 rounds a kernel call
-    plays). ``progress`` is called with the rounds done after each chunk.
-    Ctrl-C stops after the chunk under way; the result holds the rounds done.
+    A round has one box, or ``boxes``: how many (equal antes), their antes, or a
+    :class:`StakePlan`; ``stake``: one box's stake in currency (its account's limits
+    and cap apply). Boxes are decided in order, each seeing the cards of the boxes
+    before it unless ``share_seen`` is False; the variant's open boxes come first, the
+    rest are blind. The same seed gives the same figures, bit for bit, whatever
+    ``threads`` and ``chunk_blocks`` (how many blocks of 4,096 rounds a kernel call
+    plays). ``progress`` is called with the rounds done after each chunk. Ctrl-C
+    stops after the chunk under way; the result holds the rounds done.
     """
     variant = load_variant(variant)
     strategy = load_strategy(strategy, variant)
@@ -108,13 +82,17 @@ def run(
         raise ValueError(f"rounds must be a positive whole number, got {rounds!r}")
     if chunk_blocks < 1:
         raise ValueError(f"chunk_blocks must be at least 1, got {chunk_blocks}")
-    arrays, stake_array = variant.arrays(), _stake_array(variant, stake)
+    plan = stake_plan(variant, boxes, stake)
+    n_boxes, open_boxes = plan.boxes, plan.open_boxes(variant)
+    arrays, stakes, weights = variant.arrays(), plan.arrays(variant), plan.weights()
     fees, forced = variant.draw_arrays()
     key = _key(seed)
     blocks = -(-rounds // engine.BLOCK)
-    floats = np.zeros(engine.FLOATS)
-    ints = np.zeros(engine.INTS, dtype=np.int64)
-    block_nets, largest = [], -np.inf
+    floats = np.zeros((n_boxes, engine.FLOATS))
+    ints = np.zeros((n_boxes, engine.INTS), dtype=np.int64)
+    cross = np.zeros((n_boxes, n_boxes))
+    whole = np.zeros(len(engine.Whole))
+    block_nets, largest = [], np.full(n_boxes + 1, -np.inf)
     done_blocks, interrupted = 0, False
     previous_threads = numba.get_num_threads()
     if threads is not None:
@@ -127,10 +105,8 @@ def run(
             start = done_blocks * engine.BLOCK
             stop = min(start + count * engine.BLOCK, rounds)
             computing = _situations_progress(progress, start, stop)
-            exact = strategy.decisions(key, start, stop, computing)
-            chunk_floats = np.zeros((count, engine.FLOATS))
-            chunk_ints = np.zeros((count, engine.INTS), dtype=np.int64)
-            chunk_largest = np.zeros(count)
+            exact = strategy.decisions(key, start, stop, computing, n_boxes, open_boxes)
+            chunk = _Chunk(count, n_boxes)
             engine.play_blocks_jit(
                 arrays,
                 strategy.decider,
@@ -138,18 +114,21 @@ def run(
                 exact,
                 fees,
                 forced,
+                open_boxes,
+                int(share_seen),
                 key,
                 rounds,
                 done_blocks,
-                stake_array,
-                chunk_floats,
-                chunk_ints,
-                chunk_largest,
+                stakes,
+                weights,
+                *chunk.arrays,
             )
-            engine.add_rows_in_order_jit(floats, chunk_floats)
-            ints += chunk_ints.sum(axis=0)
-            largest = max(largest, chunk_largest.max())
-            block_nets.append(chunk_floats[:, engine.NET].copy())
+            for total, rows in [(floats, chunk.floats), (cross, chunk.cross)]:
+                engine.add_rows_in_order_jit(total.reshape(-1), rows.reshape(count, -1))
+            engine.add_rows_in_order_jit(whole, chunk.whole)
+            ints += chunk.ints.sum(axis=0)
+            largest = np.maximum(largest, chunk.largest.max(axis=0))
+            block_nets.append(chunk.block_nets())
             done_blocks += count
             if progress:
                 progress(min(done_blocks * engine.BLOCK, rounds))
@@ -166,17 +145,43 @@ def run(
         rounds=played,
         floats=floats,
         ints=ints,
-        largest=float(largest),
-        block_nets=np.concatenate(block_nets) if block_nets else np.zeros(0),
-        stake=stake,
+        cross=cross,
+        whole=whole,
+        largest=largest,
+        block_nets=np.concatenate(block_nets) if block_nets else np.zeros((0, n_boxes + 1)),
+        plan=plan,
+        open_boxes=open_boxes,
+        share_seen=share_seen,
         interrupted=interrupted,
         threads=threads or previous_threads,
     )
 
 
+class _Chunk:
+    """The outputs of one kernel call: a row per block."""
+
+    def __init__(self, blocks: int, boxes: int):
+        self.floats = np.zeros((blocks, boxes, engine.FLOATS))
+        self.ints = np.zeros((blocks, boxes, engine.INTS), dtype=np.int64)
+        self.cross = np.zeros((blocks, boxes, boxes))
+        self.whole = np.zeros((blocks, len(engine.Whole)))
+        self.largest = np.zeros((blocks, boxes + 1))
+        self.arrays = (self.floats, self.ints, self.cross, self.whole, self.largest)
+
+    def block_nets(self) -> np.ndarray:
+        """Each block's net per box, then the round's (per ante)."""
+        return np.column_stack([self.floats[:, :, engine.NET], self.whole[:, engine.Whole.NET]])
+
+
 @dataclass
 class SimulationResult:
-    """What a simulation found; tables as pandas objects, everything as JSON."""
+    """What a simulation found; tables as pandas objects, everything as JSON.
+
+    Per box (rows of ``floats``, ``ints``; ``cross`` the sums of the products of
+    two boxes' nets) and for the round as a whole (``whole``: its net per ante of
+    the round, the boxes weighed by their antes); ``block_nets`` per block of 4,096
+    rounds, a column per box then the round's.
+    """
 
     variant: Variant
     strategy: Strategy
@@ -185,11 +190,20 @@ class SimulationResult:
     rounds: int
     floats: np.ndarray
     ints: np.ndarray
-    largest: float
+    cross: np.ndarray
+    whole: np.ndarray
+    largest: np.ndarray
     block_nets: np.ndarray
-    stake: Stake | None
+    plan: StakePlan
+    open_boxes: int
+    share_seen: bool
     interrupted: bool
     threads: int
+
+    @property
+    def boxes(self) -> int:
+        """How many boxes each round has."""
+        return self.plan.boxes
 
     def _moments(self, total: float, squares: float) -> dict:
         n = self.rounds
@@ -201,104 +215,184 @@ class SimulationResult:
 
     @property
     def summary(self) -> dict:
-        """The headline figures, per round and per initial ante."""
-        f, n = self.floats.tolist(), self.rounds
-        main = self._moments(f[engine.NET], f[engine.NET2])
+        """The headline figures of the round as a whole, per ante of the round (with one
+        box: per box)."""
+        n, whole = self.rounds, self.whole.tolist()
+        weights = self.plan.weights()
+        wagered = float(weights @ self.floats[:, engine.WAGER])
+        main = self._moments(whole[engine.Whole.NET], whole[engine.Whole.NET2])
         rtp = 1 + main["mean"]
         out = {
             "rounds": n,
-            "total_wagered": f[engine.WAGER],
-            "net": f[engine.NET],
+            "boxes": self.boxes,
+            "total_wagered": wagered,
+            "net": whole[engine.Whole.NET],
             "rtp": rtp,
             "house_edge": -main["mean"],
-            "element_of_risk": -f[engine.NET] / f[engine.WAGER] if n else math.nan,
-            "average_total_bet": f[engine.WAGER] / n if n else math.nan,
+            "element_of_risk": -whole[engine.Whole.NET] / wagered if n else math.nan,
+            "average_total_bet": wagered / n if n else math.nan,
             "variance": main["variance"],
             "standard_deviation": main["sd"],
             "standard_error": main["se"],
             "rtp_ci95": [rtp - Z95 * main["se"], rtp + Z95 * main["se"]],
             "rtp_ci99": [rtp - Z99 * main["se"], rtp + Z99 * main["se"]],
-            "hit_frequency": int(self.ints[engine.HITS]) / n if n else math.nan,
-            "largest_win": self.largest,
+            "hit_frequency": int(whole[engine.Whole.HITS]) / n if n else math.nan,
+            "largest_win": float(self.largest[-1]),
         }
         if self.variant.bonus_pays:
-            bonus = self._moments(f[engine.BONUS], f[engine.BONUS2])
+            out |= (
+                self._bonus(0)
+                if self.boxes == 1
+                else {"bonus_rtp": 1 + self.floats[:, engine.BONUS].sum() / (n * self.boxes)}
+            )
+        if self.plan.account is not None:
+            staked = sum(self.plan.antes) + sum(self.plan.bonus_bets)
+            capped = self._moments(whole[engine.Whole.CAPPED], whole[engine.Whole.CAPPED2])
             out |= {
-                "bonus_rtp": 1 + bonus["mean"],
-                "bonus_standard_deviation": bonus["sd"],
-                "bonus_rtp_ci95": [
-                    1 + bonus["mean"] - Z95 * bonus["se"],
-                    1 + bonus["mean"] + Z95 * bonus["se"],
-                ],
-            }
-        if self.stake is not None:
-            stake = self.stake.ante + self.stake.bonus_bet
-            capped = self._moments(f[engine.CAPPED], f[engine.CAPPED2])
-            out |= {
-                "capped_rtp": 1 + capped["mean"] / stake,
+                "capped_rtp": 1 + capped["mean"] / staked,
                 "capped_rtp_ci95": [
-                    1 + (capped["mean"] - Z95 * capped["se"]) / stake,
-                    1 + (capped["mean"] + Z95 * capped["se"]) / stake,
+                    1 + (capped["mean"] - Z95 * capped["se"]) / staked,
+                    1 + (capped["mean"] + Z95 * capped["se"]) / staked,
                 ],
             }
         return out
 
+    def _bonus(self, box: int) -> dict:
+        f = self.floats[box].tolist()
+        bonus = self._moments(f[engine.BONUS], f[engine.BONUS2])
+        return {
+            "bonus_rtp": 1 + bonus["mean"],
+            "bonus_standard_deviation": bonus["sd"],
+            "bonus_rtp_ci95": [
+                1 + bonus["mean"] - Z95 * bonus["se"],
+                1 + bonus["mean"] + Z95 * bonus["se"],
+            ],
+        }
+
     @property
-    def outcomes(self) -> pd.DataFrame:
-        """Frequency and return contribution of each outcome by the final hand's category."""
+    def box_figures(self) -> pd.DataFrame:
+        """RTP, house edge and the rest per box, in the order the boxes are played (per
+        ante of the box)."""
+        rows = []
+        for box in range(self.boxes):
+            f = self.floats[box].tolist()
+            main = self._moments(f[engine.NET], f[engine.NET2])
+            rtp = 1 + main["mean"]
+            row = {
+                "box": box + 1,
+                "kind": "open" if box < self.open_boxes else "blind",
+                "ante": self.plan.antes[box],
+                "rtp": rtp,
+                "house_edge": -main["mean"],
+                "element_of_risk": -f[engine.NET] / f[engine.WAGER],
+                "average_total_bet": f[engine.WAGER] / self.rounds,
+                "standard_deviation": main["sd"],
+                "standard_error": main["se"],
+                "rtp_ci95_low": rtp - Z95 * main["se"],
+                "rtp_ci95_high": rtp + Z95 * main["se"],
+                "hit_frequency": int(self.ints[box, engine.HITS]) / self.rounds,
+                "largest_win": float(self.largest[box]),
+            }
+            if self.variant.bonus_pays:
+                bonus = self._bonus(box)
+                row |= {
+                    "bonus_rtp": bonus["bonus_rtp"],
+                    "bonus_standard_deviation": bonus["bonus_standard_deviation"],
+                }
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    @property
+    def covariance(self) -> pd.DataFrame:
+        """The covariance of the boxes' nets in a round, in antes squared."""
+        n = self.rounds
+        means = self.floats[:, engine.NET] / n
+        lower = np.tril(self.cross)
+        products = lower + np.tril(lower, -1).T
+        covariance = (products / n - np.outer(means, means)) * n / (n - 1)
+        labels = [f"box {box + 1}" for box in range(self.boxes)]
+        return pd.DataFrame(covariance, index=labels, columns=labels)
+
+    @property
+    def correlation(self) -> pd.DataFrame:
+        """The correlation of the boxes' nets in a round."""
+        covariance = self.covariance
+        sd = np.sqrt(np.diag(covariance.to_numpy()))
+        return covariance / np.outer(sd, sd)
+
+    def _outcome_rows(self, boxes: list[int]) -> list[dict]:
+        played = self.rounds * len(boxes)
         rows = []
         for outcome in Outcome:
             for category in Category:
                 cell = outcome * CATEGORIES + category
-                count = int(self.ints[engine.CELL_COUNT + cell])
+                count = int(self.ints[boxes, engine.CELL_COUNT + cell].sum())
                 if count:
+                    net = float(self.floats[boxes, engine.CELL_NET + cell].sum())
                     rows.append(
                         {
                             "outcome": outcome.label,
                             "category": category.label,
                             "count": count,
-                            "frequency": count / self.rounds,
-                            "average_net": self.floats[engine.CELL_NET + cell] / count,
-                            "contribution": self.floats[engine.CELL_NET + cell] / self.rounds,
+                            "frequency": count / played,
+                            "average_net": net / count,
+                            "contribution": net / played,
                         }
                     )
+        return rows
+
+    @property
+    def outcomes(self) -> pd.DataFrame:
+        """Frequency and return contribution of each outcome by the final hand's category,
+        per box played (every box together)."""
+        return pd.DataFrame(self._outcome_rows(list(range(self.boxes))))
+
+    def box_outcomes(self) -> pd.DataFrame:
+        """``outcomes`` of each box, a row per box, outcome and category."""
+        rows = [
+            {"box": box + 1} | row
+            for box in range(self.boxes)
+            for row in self._outcome_rows([box])
+        ]
         return pd.DataFrame(rows)
 
     @property
     def decisions(self) -> pd.DataFrame:
-        """How often each decision was taken, per round."""
-        counts = self.ints[engine.DECISION_COUNT : engine.DECISION_COUNT + DECISIONS]
+        """How often each decision was taken, per box played (every box together)."""
+        counts = self.ints[:, engine.DECISION_COUNT : engine.DECISION_COUNT + DECISIONS].sum(0)
+        played = self.rounds * self.boxes
         rows = [
-            {"decision": name, "count": int(c), "frequency": c / self.rounds}
+            {"decision": name, "count": int(c), "frequency": c / played}
             for name, c in zip(DECISION_NAMES, counts, strict=True)
             if c
         ]
         return pd.DataFrame(rows)
 
     def net_distribution(self) -> pd.DataFrame:
-        """How often each round result (in antes, to the half ante) came up."""
-        counts = self.ints[engine.NET_COUNT : engine.NET_COUNT + engine.NET_BINS]
+        """How often each box's result (in antes, to the half ante) came up, per box
+        played (every box together)."""
+        counts = self.ints[:, engine.NET_COUNT : engine.NET_COUNT + engine.NET_BINS].sum(0)
         (bins,) = np.nonzero(counts)
         return pd.DataFrame(
             {
                 "net": engine.NET_LOW + bins / 2.0,
                 "count": counts[bins],
-                "frequency": counts[bins] / self.rounds,
+                "frequency": counts[bins] / (self.rounds * self.boxes),
             }
         )
 
     def convergence(self, points: int = 200) -> pd.DataFrame:
-        """The running RTP at up to ``points`` checkpoints (block ends)."""
+        """The running RTP of the round at up to ``points`` checkpoints (block ends)."""
         if not len(self.block_nets):
             return pd.DataFrame({"rounds": [], "rtp": []})
         ends = np.minimum((np.arange(len(self.block_nets)) + 1) * engine.BLOCK, self.rounds)
-        running = 1 + np.cumsum(self.block_nets) / ends
+        running = 1 + np.cumsum(self.block_nets[:, -1]) / ends
         pick = np.unique(np.linspace(0, len(ends) - 1, min(points, len(ends))).round().astype(int))
         return pd.DataFrame({"rounds": ends[pick], "rtp": running[pick]})
 
     def to_json(self) -> dict:
         """Everything, with what is needed to reproduce it."""
-        return {
+        out = {
             "software": {"studsim": __version__},
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": self.variant.record(),
@@ -307,10 +401,19 @@ class SimulationResult:
             "generator": "SplitMix64 stream per round from numpy SeedSequence(seed)",
             "rounds_asked": self.rounds_asked,
             "interrupted": self.interrupted,
-            "stake": None if self.stake is None else vars(self.stake),
+            "stake_plan": self.plan.record(),
             "summary": self.summary,
             "outcomes": self.outcomes.to_dict(orient="records"),
             "decisions": self.decisions.to_dict(orient="records"),
             "net_distribution": self.net_distribution().to_dict(orient="records"),
             "convergence": self.convergence().to_dict(orient="list"),
         }
+        if self.boxes > 1:
+            out |= {
+                "boxes_see_earlier_boxes": self.share_seen,
+                "boxes": self.box_figures.to_dict(orient="records"),
+                "covariance": self.covariance.to_numpy().tolist(),
+                "correlation": self.correlation.to_numpy().tolist(),
+                "box_outcomes": self.box_outcomes().to_dict(orient="records"),
+            }
+        return out

@@ -149,13 +149,20 @@ class Strategy:
         return self.exact_play is not None and self.exact_play.memoized
 
     def decisions(
-        self, key: np.uint64, start: int, stop: int, progress: Callable | None = None
+        self,
+        key: np.uint64,
+        start: int,
+        stop: int,
+        progress: Callable | None = None,
+        boxes: int = 1,
+        open_boxes: int = 1,
     ) -> ExactDecisions:
         """What the engine reads to play rounds ``start .. stop`` of the seed ``key``
-        exactly; empty unless the strategy is a ``TABLE``."""
+        (rounds of ``boxes`` boxes, the first ``open_boxes`` decided) exactly; empty
+        unless the strategy is a ``TABLE``."""
         if self.exact_play is None:
             return no_decisions()
-        return self.exact_play.decisions(key, start, stop, progress)
+        return self.exact_play.decisions(key, start, stop, progress, boxes, open_boxes)
 
     def record(self) -> dict:
         """What identifies the strategy in an output: name, file, rules hash and rules."""

@@ -13,8 +13,13 @@ from simulate.settlement import Outcome
 from . import oracle
 
 
-def reference_round(variant, strategy, key, index):
-    """(net, outcome, category, bonus, wager, decisions taken) of round ``index``."""
+def named(cards):
+    return [format_card(c) for c in cards]
+
+
+def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_seen=True):
+    """Per box, (net, outcome, category, bonus, wager, decisions taken) of round ``index``
+    of ``boxes`` boxes, the first ``open_boxes`` decided by the strategy (a rule one)."""
     game = oracle.rules(variant.name)
     state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
     used = np.zeros(1, dtype=np.int64)
@@ -25,13 +30,66 @@ def reference_round(variant, strategy, key, index):
     def decide(point, cards):
         return k.decide_jit(strategy.rules, point, np.array(cards, dtype=np.int64), dealer[4])
 
-    def named(cards):
-        return [format_card(c) for c in cards]
-
-    hand = [draw() for _ in range(5)]
+    hands = [[draw() for _ in range(5)] for _ in range(boxes)]
     dealer = [draw() for _ in range(5)]
-    bonus = oracle.bonus(game, named(hand)) if "bonus" in game else 0.0
-    taken, fees, folded = [], 0.0, False
+    boxes_played, seen_before = [], set()
+    for box, dealt in enumerate(hands):
+        drawn_before = used[0]
+        if box < open_boxes:
+            hand, fees, folded, taken = _play_box(game, dealt, decide, draw)
+        else:
+            hand, fees, folded, taken = dealt, 0.0, False, ["blind play"]
+        drawn = {c for c in range(52) if (used[0] & ~drawn_before) >> c & 1}
+        own = set(dealt) | drawn
+        known = (seen_before | own) if share_seen else own
+        seen_before |= own
+        boxes_played.append([hand, fees, folded, taken, known])
+    bought, after = [False] * boxes, None
+    if not oracle.qualifies(game, named(dealer)) and "buy_game" in game:
+        discard = oracle.dealer_discard(game, named(dealer))
+        for box, (hand, fees, folded, taken, known) in enumerate(boxes_played):
+            if folded:
+                continue
+            if strategy.game_mode == GameMode.EXACT:
+                dealt = {c for c in range(52) if used[0] >> c & 1}
+                dead = dealt if share_seen else known | set(dealer)
+                unseen = named(c for c in range(52) if c not in dead)
+                declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
+                gains = [
+                    oracle.settle(
+                        game,
+                        named(hand),
+                        named(dealer),
+                        fees=fees,
+                        bought=True,
+                        dealer_after=[new if c == discard else c for c in named(dealer)],
+                    )[0]
+                    for new in unseen
+                ]
+                bought[box] = sum(gains) / len(gains) > declined
+            elif strategy.game_mode == GameMode.RULES:
+                bought[box] = decide(Point.BUY_GAME, hand)[0] == Action.BUY_THE_GAME
+            taken.append("bought game" if bought[box] else "declined game")
+        if any(bought):
+            after = [format_card(draw()) if c == discard else c for c in named(dealer)]
+    results = []
+    for box, (hand, fees, folded, taken, _) in enumerate(boxes_played):
+        net, outcome = oracle.settle(
+            game, named(hand), named(dealer), folded=folded, fees=fees, bought=bought[box],
+            dealer_after=after if bought[box] else None,
+        )  # fmt: skip
+        wager = 1 + fees + (0 if folded else game["wagers"]["bet"])
+        if bought[box] and not game["buy_game"].get("fee_is_ante", False):
+            wager += oracle.game_fee(game)
+        category = oracle.CATEGORIES.index(oracle.category(named(hand), game["hands"]["ace_king"]))
+        bonus = oracle.bonus(game, named(hands[box][:5])) if "bonus" in game else 0.0
+        results.append((net, int(Outcome[outcome]), category, bonus, wager, taken))
+    return results
+
+
+def _play_box(game, dealt, decide, draw):
+    """(final hand, fees, folded, decisions taken) of an open box."""
+    hand, taken, fees, folded = list(dealt), [], 0.0, False
     action, kept = decide(Point.FIRST, hand)
     if action == Action.FOLD:
         folded = True
@@ -60,35 +118,4 @@ def reference_round(variant, strategy, key, index):
         else:
             folded = decide(Point.AFTER_DRAW, hand)[0] == Action.FOLD
             taken.append("fold after draw" if folded else "play after draw")
-    bought, after = False, None
-    if not folded and not oracle.qualifies(game, named(dealer)) and "buy_game" in game:
-        discard = oracle.dealer_discard(game, named(dealer))
-        if strategy.game_mode == GameMode.EXACT:
-            unseen = [format_card(c) for c in range(52) if not used[0] >> c & 1]
-            declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
-            gains = [
-                oracle.settle(
-                    game,
-                    named(hand),
-                    named(dealer),
-                    fees=fees,
-                    bought=True,
-                    dealer_after=[new if c == discard else c for c in named(dealer)],
-                )[0]
-                for new in unseen
-            ]
-            bought = sum(gains) / len(gains) > declined
-        elif strategy.game_mode == GameMode.RULES:
-            bought = decide(Point.BUY_GAME, hand)[0] == Action.BUY_THE_GAME
-        taken.append("bought game" if bought else "declined game")
-        if bought:
-            after = [format_card(draw()) if c == discard else c for c in named(dealer)]
-    net, outcome = oracle.settle(
-        game, named(hand), named(dealer), folded=folded, fees=fees, bought=bought,
-        dealer_after=after,
-    )  # fmt: skip
-    wager = 1 + fees + (0 if folded else game["wagers"]["bet"])
-    if bought and not game["buy_game"].get("fee_is_ante", False):
-        wager += oracle.game_fee(game)
-    category = oracle.CATEGORIES.index(oracle.category(named(hand), game["hands"]["ace_king"]))
-    return net, int(Outcome[outcome]), category, bonus, wager, taken
+    return hand, fees, folded, taken

@@ -56,7 +56,7 @@ def test_simulate_json_equals_out_file(tmp_path):
     printed, written = json.loads(result.output), json.loads(out.read_text())
     assert printed["summary"] == written["summary"]
     assert "capped_rtp" in printed["summary"] and "bonus_rtp" in printed["summary"]
-    assert printed["stake"] == {"account": "LITE", "ante": 50.0, "bonus_bet": 5.0}
+    assert printed["stake_plan"] == {"antes": [50.0], "bonus_bets": [5.0], "account": "LITE"}
 
 
 def test_strategies_lists_the_shipped_ones():
@@ -84,7 +84,22 @@ def test_strategies_lists_the_shipped_ones():
         (["simulate", "oasis", "--seed", "-1"], "'--seed': -1 is not in the range"),
         (["simulate", "oasis", "--rounds", "many"], "'many' is not a number of rounds"),
         (["simulate", "oasis", "--rounds", "1.5"], "not a whole number"),
-        (["simulate", "oasis", "--account", "LITE"], "--account and --ante go together"),
+        (["simulate", "oasis", "--account", "LITE"], "--account needs --ante (one box)"),
+        (["simulate", "oasis", "--ante", "5"], "--ante needs --account"),
+        (["simulate", "six-card", "--boxes", "4"], "six-card plays at most 3 boxes, not 4"),
+        (["simulate", "six-card-125", "--boxes", "10,60"], "differ more than 5 times"),
+        (["simulate", "six-card-125", "--boxes", "5,10"], "the larger bet is played first"),
+        (["simulate", "oasis", "--boxes", "1,x"], "is not a number of boxes (3) or their antes"),
+        (["simulate", "oasis", "--boxes", "0"], "at least one box"),
+        (["simulate", "oasis", "--information"], "--information needs --boxes"),
+        (
+            ["simulate", "oasis", "--account", "LITE", "--ante", "5", "--boxes", "2"],
+            "--ante is one box's stake",
+        ),
+        (
+            ["simulate", "oasis", "--account", "LITE", "--boxes", "10,60"],
+            "box 2 (60) is outside LITE's limits",
+        ),
         (["simulate", "oasis", "--account", "GOLD", "--ante", "5"], "no account 'GOLD'"),
         (["simulate", "oasis", "--threads", "64"], "--threads 64: this machine has"),
         (["simulate", "oasis", "--out", "/no/such/dir/x.json"], "no such folder"),

@@ -35,9 +35,9 @@ def fresh_memo(monkeypatch, tmp_path):
 def dealt(key, index):
     """The player's five cards and the upcard of round ``index``, as the engine deals."""
     state = np.array([engine.round_state_jit(key, index)], dtype=np.uint64)
-    hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
-    engine.deal_jit(state, np.zeros(1, dtype=np.int64), hand, dealer)
-    return hand[:5], int(dealer[4])
+    hands, dealer = np.empty((1, 6), dtype=np.int64), np.empty(5, dtype=np.int64)
+    engine.deal_jit(state, np.zeros(1, dtype=np.int64), hands, dealer)
+    return hands[0, :5], int(dealer[4])
 
 
 @pytest.mark.parametrize(
@@ -121,7 +121,7 @@ def test_the_simulation_realizes_the_exact_evs_of_its_situations(oasis_optimal):
     best option, so the simulated mean net and the mean of those EVs differ by less
     than the 99.9% interval (SD of the net / sqrt(n) bounds the SE of the difference)."""
     rounds, key = oasis_optimal.rounds, _key(oasis_optimal.seed)
-    keys = engine.situation_keys_jit(key, 0, rounds, *hand_class_maps()[1:])
+    keys = engine.situation_keys_jit(key, 0, rounds, 1, 1, *hand_class_maps()[1:])
     expected = oasis_optimal.strategy.exact_play.expected_values(keys).mean()
     summary = oasis_optimal.summary
     bound = Z999 * summary["standard_deviation"] / np.sqrt(rounds)
@@ -152,7 +152,7 @@ def test_same_figures_whatever_the_threads_and_a_memo_that_persists(fresh_memo, 
 
 def test_an_interrupted_memo_keeps_what_it_computed(fresh_memo):
     play = OptimalPlay(load_variant("oasis"))
-    keys = engine.situation_keys_jit(_key(2), 0, 200, *hand_class_maps()[1:])
+    keys = engine.situation_keys_jit(_key(2), 0, 200, 1, 1, *hand_class_maps()[1:])
 
     def interrupt(done, total):
         raise KeyboardInterrupt
@@ -173,7 +173,7 @@ def test_buys_and_replacements_realize_the_exact_evs(tmp_path):
     result = run(
         "six-card", dataclasses.replace(strategy, game_mode=GameMode.NEVER), rounds, seed=13
     )
-    keys = engine.situation_keys_jit(_key(13), 0, rounds, *hand_class_maps()[1:])
+    keys = engine.situation_keys_jit(_key(13), 0, rounds, 1, 1, *hand_class_maps()[1:])
     expected = strategy.exact_play.expected_values(keys).mean()
     taken = result.decisions.set_index("decision")["count"]
     assert taken["buy a sixth card"] > 0 and taken["replace a card"] > 0

@@ -1,3 +1,4 @@
+import json
 import math
 from collections import Counter
 
@@ -10,6 +11,7 @@ from simulate.codes import DECISIONS, Category
 from simulate.simulation import Stake, _key, run
 from simulate.variant import load_variant
 
+from . import one_box_figures
 from .helpers import scaled
 from .reference_round import reference_round
 
@@ -18,21 +20,33 @@ C52_5 = 2_598_960
 
 
 def test_same_seed_same_figures_whatever_threads_and_chunks():
-    for variant, strategy in [
-        ("caribbean", "pair-or-better"),
-        ("six-card", "basic"),
-        ("oasis", "basic"),
+    for variant, strategy, boxes in [
+        ("caribbean", "pair-or-better", 1),
+        ("six-card", "basic", 1),
+        ("oasis", "basic", 1),
+        ("six-card-125", "basic", (10, 5, 5, 2)),
     ]:
         runs = [
-            run(variant, strategy, 30_000, seed=7, threads=1, chunk_blocks=1),
-            run(variant, strategy, 30_000, seed=7, threads=2, chunk_blocks=3),
-            run(variant, strategy, 30_000, seed=7, threads=2, chunk_blocks=100),
+            run(variant, strategy, 30_000, seed=7, boxes=boxes, threads=1, chunk_blocks=1),
+            run(variant, strategy, 30_000, seed=7, boxes=boxes, threads=2, chunk_blocks=3),
+            run(variant, strategy, 30_000, seed=7, boxes=boxes, threads=2, chunk_blocks=100),
         ]
         for other in runs[1:]:
-            assert np.array_equal(runs[0].floats, other.floats)
-            assert np.array_equal(runs[0].ints, other.ints)
-            assert np.array_equal(runs[0].block_nets, other.block_nets)
-            assert runs[0].largest == other.largest
+            for name in ["floats", "ints", "cross", "whole", "largest", "block_nets"]:
+                assert np.array_equal(getattr(runs[0], name), getattr(other, name)), name
+
+
+def test_one_box_figures_are_those_of_the_one_box_engine():
+    """Every figure of a one-box run, bit for bit, as the engine gave them before it
+    played several boxes (recorded by ``tests/one_box_figures.py``)."""
+    recorded = json.loads(one_box_figures.FIGURES.read_text())
+    for name in one_box_figures.RUNS:
+        figures = json.loads(json.dumps(one_box_figures.figures(name)))
+        for part, expected in recorded[name].items():
+            if part == "summary":
+                assert {key: figures[part][key] for key in expected} == expected, name
+            else:
+                assert figures[part] == expected, (name, part)
 
 
 def test_different_seeds_differ():
@@ -224,30 +238,51 @@ def strategies_to_check(tmp_path):
 class KernelRounds:
     """Rounds played one at a time by the engine's round kernel, as the block kernel does."""
 
-    def __init__(self, variant, strategy, seed):
+    def __init__(self, variant, strategy, seed, boxes=1, open_boxes=1, share_seen=True):
         self.variant, self.strategy, self.key = variant, strategy, _key(seed)
         self.arrays = variant.arrays()
         self.fees, self.forced = variant.draw_arrays()
-        self.decisions = np.zeros(DECISIONS, dtype=np.int64)
+        self.boxes, self.open_boxes, self.share_seen = boxes, open_boxes, share_seen
+        self.decisions = np.zeros((boxes, DECISIONS), dtype=np.int64)
         self.scratch = (
-            np.empty(6, dtype=np.int64),
+            np.empty((boxes, 6), dtype=np.int64),
             np.empty(5, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
+            np.zeros(boxes, dtype=np.int64),
         )
+        self.box_f = np.zeros((boxes, engine.BOX_FLOATS))
+        self.box_i = np.zeros((boxes, engine.BOX_INTS), dtype=np.int64)
 
     def play(self, index):
+        """Per box, (won, lost, outcome, category, bonus, wager)."""
         state = np.array([engine.round_state_jit(self.key, index)], dtype=np.uint64)
-        return engine.play_round_jit(
+        engine.play_round_jit(
             self.arrays,
             self.strategy.rules,
             int(self.strategy.game_mode),
-            self.strategy.decisions(self.key, index, index + 1),
+            self.strategy.decisions(self.key, index, index + 1, None, self.boxes, self.open_boxes),
             self.fees,
             self.forced,
+            self.open_boxes,
+            int(self.share_seen),
             state,
             self.decisions,
             *self.scratch,
+            self.box_f,
+            self.box_i,
         )
+        e = engine
+        return [
+            (
+                float(self.box_f[box, e.WON]),
+                float(self.box_f[box, e.LOST]),
+                int(self.box_i[box, e.OUTCOME]),
+                int(self.box_i[box, e.CATEGORY]),
+                float(self.box_f[box, e.BONUS_NET]),
+                float(self.box_f[box, e.WAGERED]),
+            )
+            for box in range(self.boxes)
+        ]
 
 
 def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
@@ -257,8 +292,8 @@ def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
         variant = load_variant(variant_name)
         rounds = KernelRounds(variant, strategy, seed=5)
         for index in range(scaled(600)):
-            won, lost, *kernel = rounds.play(index)
-            *expected, taken = reference_round(variant, strategy, rounds.key, index)
+            [(won, lost, *kernel)] = rounds.play(index)
+            [(*expected, taken)] = reference_round(variant, strategy, rounds.key, index)
             assert (won - lost, *kernel) == pytest.approx(tuple(expected)), (
                 variant_name,
                 index,
@@ -286,13 +321,55 @@ def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
         assert path in seen, path
 
 
+def test_multi_box_rounds_equal_the_plain_reference_and_settlement(tmp_path):
+    """Rounds of several boxes, open and blind, replayed in Python box by box: the cards
+    of each box dead for the later boxes' draws and for the dealer's exchange, one
+    exchange serving every box that bought the dealer a game."""
+    seen = set()
+    for variant_name, strategy in strategies_to_check(tmp_path):
+        variant = load_variant(variant_name)
+        boxes = variant.boxes
+        open_boxes = min(boxes, variant.open_boxes)
+        for share_seen in (True, False):
+            rounds = KernelRounds(variant, strategy, 6, boxes, open_boxes, share_seen)
+            for index in range(scaled(300)):
+                kernel = rounds.play(index)
+                expected = reference_round(
+                    variant, strategy, rounds.key, index, boxes, open_boxes, share_seen
+                )
+                for box, ((won, lost, *got), (*wanted, taken)) in enumerate(
+                    zip(kernel, expected, strict=True)
+                ):
+                    assert (won - lost, *got) == pytest.approx(tuple(wanted)), (
+                        variant_name, index, box, taken,
+                    )  # fmt: skip
+                    seen.update(f"{variant_name} box {box + 1}: {t}" for t in taken)
+                bought = ["bought game" in e[-1] for e in expected]
+                seen.add(f"{variant_name}: {sum(bought)} boxes bought the game")
+    for path in [
+        "six-card box 2: buy",
+        "six-card box 2: replace",
+        "six-card box 3: blind play",
+        "six-card box 3: bought game",
+        "six-card: 2 boxes bought the game",
+        "russian box 2: exchange 1",
+        "russian box 3: bought game",
+        "six-card-125 box 4: blind play",
+        "six-card-125 box 4: bought game",
+        "six-card: 3 boxes bought the game",
+        "oasis box 3: exchange 1",
+        "oasis box 3: fold after draw",
+    ]:
+        assert path in seen, path
+
+
 def test_kernel_totals_equal_the_sum_of_rounds():
     variant, strategy = load_variant("six-card"), load_strategy("basic", "six-card")
     result = run(variant, strategy, 3_000, seed=9)
     rounds = KernelRounds(variant, strategy, seed=9)
     nets, wagers = [], []
     for index in range(3_000):
-        won, lost, *_, wager = rounds.play(index)
+        [(won, lost, *_, wager)] = rounds.play(index)
         nets.append(won - lost)
         wagers.append(wager)
     assert result.summary["net"] == pytest.approx(sum(nets))
