@@ -8,16 +8,23 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
 from .catalog import load_strategy, strategy_names
-from .simulation import SimulationResult, Stake, run
+from .compare import compare, information_value
+from .session import SessionResult, sessions
+from .simulation import SimulationResult, Stake, StakePlan, run
 from .variant import load_variant, variant_names
 
 __all__ = [
+    "SessionResult",
     "SimulationResult",
     "Stake",
+    "StakePlan",
     "__version__",
+    "compare",
+    "information_value",
     "load_strategy",
     "load_variant",
     "run",
+    "sessions",
     "strategy_names",
     "variant_names",
 ]

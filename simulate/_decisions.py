@@ -110,7 +110,8 @@ def option_ev_jit(v, tables, lists, hand, upcard, unseen, kind, keep, draw_fees,
     if kind == Action.FOLD:
         return -1.0
     if kind == Action.PLAY:
-        return after_draw_ev_jit(v, lists, hand, upcard, np.sort(hand), 5, True)
+        dead = np.sort(tables[3])  # the hand, and every other card seen
+        return after_draw_ev_jit(v, lists, hand, upcard, dead, dead.shape[0], True)
     if kind == Action.BUY:
         ev = buy_ev_jit(v, tables, lists, hand, upcard, unseen, draw_fees[Fee.REPLACE])
         return ev - draw_fees[Fee.BUY]
@@ -185,6 +186,39 @@ def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs
             if ev > best:
                 best, choice = ev, i
         out[s], evs[s] = choice, best
+
+
+@njit(cache=True)
+def best_option_seeing_jit(v, x, hand, upcard, seen_mask, draw_fees, forced):
+    """(action, mask of the positions of ``hand`` kept) of the situation's best first
+    option when the player has also seen other cards (``seen_mask``: every card seen but
+    the upcard, the hand's included), all dead: every option computed exactly, the first
+    of the highest EV chosen, as in the memo."""
+    order = np.argsort(hand)
+    ordered = hand[order]
+    dead = np.empty(52, dtype=np.int64)
+    n_dead = cards_in_jit(seen_mask, dead)
+    unseen = np.empty(52, dtype=np.int64)
+    m = cards_in_jit(((np.int64(1) << 52) - 1) & ~seen_mask & ~(np.int64(1) << upcard), unseen)
+    pairs = False
+    for i in range(x.options.shape[0]):
+        pairs |= x.options[i, 0] == Action.EXCHANGE and thrown_count_jit(x.options[i, 1]) >= 3
+    lists = lists_of_jit(x)
+    tables = situation_tables_serial_jit(lists, upcard, dead[:n_dead], unseen[:m], pairs)
+    best, choice = -np.inf, 0
+    for i in range(x.options.shape[0]):
+        kind, keep = x.options[i, 0], x.options[i, 1]
+        ev = option_ev_jit(
+            v, tables, lists, ordered, upcard, unseen[:m], kind, keep, draw_fees, forced
+        )
+        if ev > best:
+            best, choice = ev, i
+    keep = x.options[choice, 1]
+    kept = 0
+    for position in range(5):
+        if (keep >> position) & 1:
+            kept |= 1 << order[position]
+    return x.options[choice, 0], kept
 
 
 @njit(cache=True)
@@ -267,15 +301,16 @@ def after_draw_choice_jit(v, lists, final, upcard, seen_mask):
 
 
 @njit(cache=True)
-def after_buy_choice_jit(v, lists, six, upcard, replace_fee):
+def after_buy_choice_jit(v, lists, six, upcard, dead, replace_fee):
     """(action, kept) after a buy: fold, play or (when ``replace_fee`` is not NaN) replace
-    one of the six cards, whichever is worth most."""
-    play = after_draw_ev_jit(v, lists, six, upcard, np.sort(six), 6, True)
+    one of the six cards, whichever is worth most; ``dead`` (increasing): every card the
+    player has seen but the upcard, the six included."""
+    play = after_draw_ev_jit(v, lists, six, upcard, dead, dead.shape[0], True)
     action, kept, best = (Action.PLAY, 63, play) if play > -1.0 else (Action.FOLD, 63, -1.0)
     if np.isnan(replace_fee):
         return action, kept
     replaced = np.empty(6)
-    replace_evs_jit(v, lists, six, upcard, replaced)
+    replace_evs_jit(v, lists, six, upcard, dead, replaced)
     for position in range(6):
         if replaced[position] - replace_fee > best:
             best = replaced[position] - replace_fee

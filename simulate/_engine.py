@@ -18,6 +18,8 @@ from numba import njit, prange, uint64
 from ._decisions import (
     after_buy_choice_jit,
     after_draw_choice_jit,
+    best_option_seeing_jit,
+    cards_in_jit,
     lists_of_jit,
     memo_choice_jit,
     situation_key_jit,
@@ -25,6 +27,7 @@ from ._decisions import (
     table_bet_jit,
 )
 from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._exact import thrown_count_jit
 from ._settlement import (
     bet_multiple_jit,
     bonus_multiple_jit,
@@ -173,13 +176,16 @@ def _exact_after_draw(v, exact, final, upcard, seen):
 
 
 @njit(cache=True)
-def _exact_after_buy(v, exact, six, upcard, replace_fee):
-    """(action, cards kept) after a buy, exactly: through the situation kernels' tables
-    where the strategy has them."""
-    if exact.grid.shape[0]:
+def _exact_after_buy(v, exact, six, upcard, replace_fee, seen):
+    """(action, cards kept) after a buy, exactly, every card of ``seen`` dead: through
+    the situation kernels' tables where the strategy has them and only the six are seen."""
+    own = cards_mask_jit(six)
+    if exact.grid.shape[0] and seen == own:
         tables = situation_tables_of_jit(exact)
         return after_buy_jit(v, tables, lists_of_jit(exact), six, upcard, replace_fee)
-    return after_buy_choice_jit(v, lists_of_jit(exact), six, upcard, replace_fee)
+    dead = np.empty(52, dtype=np.int64)
+    n = cards_in_jit(seen, dead)
+    return after_buy_choice_jit(v, lists_of_jit(exact), six, upcard, dead[:n], replace_fee)
 
 
 @njit(cache=True)
@@ -202,78 +208,111 @@ def situation_keys_jit(key, start, stop, boxes, open_boxes, class_of, perm_of, p
 
 
 @njit(cache=True)
+def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
+    """(action, cards kept) on the five dealt cards (see ``play_box_jit``)."""
+    if exact.options.shape[0] and seen != cards_mask_jit(hand):  # other boxes' cards seen
+        return best_option_seeing_jit(v, exact, hand, upcard, seen, draw_fees, forced)
+    if exact.options.shape[0]:
+        return memo_choice_jit(exact, hand, upcard)
+    if exact.plays.shape[0]:
+        return (Action.PLAY if table_bet_jit(exact, hand, upcard) else Action.FOLD), 0
+    return decide(strategy, Point.FIRST, hand, upcard)
+
+
+@njit(cache=True)
+def _play_or_fold(v, strategy, exact, cards, upcard, seen):
+    """PLAY or FOLD on the final ``cards`` (see ``play_box_jit``)."""
+    if exact.options.shape[0]:
+        return _exact_after_draw(v, exact, cards, upcard, seen)
+    return decide(strategy, Point.AFTER_DRAW, cards, upcard)[0]
+
+
+@njit(cache=True)
 def play_box_jit(
-    v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand, upcard
-):
+    v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand, upcard, ante,
+    money,
+):  # fmt: skip
     """Decide an open box and draw its cards: returns (cards in the final hand, fees, folded).
 
-    ``exact``: ExactDecisions; with options, the first decision is the situation's
-    best option from its memo and the later ones are exact, with the cards of
+    ``exact``: ExactDecisions; with options, every decision is exact with the cards of
     ``seen[0]`` dead (the box's own, and those of earlier boxes where shared; its draws
-    are added); else with a fold-or-bet table, the first decision is the table's; else
+    are added), the first one from the situation's memo where only the box's own cards
+    are seen; else with a fold-or-bet table, the first decision is the table's; else
     ``strategy`` decides (a rule array or a numba-compiled function:
     ``_strategy.decide``). ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the decisions
-    taken; ``hand`` holds six cards, the dealt five first.
+    taken; ``hand`` holds six cards, the dealt five first. The bankroll rule:
+    ``money[0]`` is what the player can still pay, in currency (the box's ante is
+    ``ante``); a buy or exchange after which he could not pay the box's BET is refused
+    (he plays or folds the cards he has), a BET he cannot pay is a fold; what the box
+    pays is taken off it.
     """
-    exactly = exact.options.shape[0] > 0
-    if exactly:
-        action, kept = memo_choice_jit(exact, hand[:5], upcard)
-    elif exact.plays.shape[0]:
-        action, kept = (Action.PLAY if table_bet_jit(exact, hand[:5], upcard) else Action.FOLD), 0
-    else:
-        action, kept = decide(strategy, Point.FIRST, hand[:5], upcard)
+    action, kept = _first_decision(
+        v, strategy, exact, draw_fees, forced, hand[:5], upcard, seen[0]
+    )
+    bet = v.bet * ante
+    if action == Action.BUY or action == Action.EXCHANGE:
+        fee = draw_fees[Fee.BUY] if action == Action.BUY else draw_fees[thrown_count_jit(kept)]
+        if money[0] - fee * ante < bet:
+            decisions[Decision.REFUSED] += 1
+            action = _play_or_fold(v, strategy, exact, hand[:5], upcard, seen[0])
     dealt = used[0]
+    cards, fees, folded = 5, 0.0, False
     if action == Action.FOLD:
         decisions[Decision.FOLD] += 1
-        return 5, 0.0, True
-    if action != Action.BUY and action != Action.EXCHANGE:
-        decisions[Decision.PLAY] += 1
-        return 5, 0.0, False
-    if action == Action.BUY:
+        folded = True
+    elif action == Action.BUY:
         decisions[Decision.BUY] += 1
-        fees = draw_fees[Fee.BUY]
+        fees, cards = draw_fees[Fee.BUY], 6
         hand[5] = draw_card_jit(state, used)
-        if exactly:
-            action, kept = _exact_after_buy(v, exact, hand, upcard, draw_fees[Fee.REPLACE])
+        seen[0] |= used[0] & ~dealt
+        if exact.options.shape[0]:
+            action, kept = _exact_after_buy(
+                v, exact, hand, upcard, draw_fees[Fee.REPLACE], seen[0]
+            )
         else:
             action, kept = decide(strategy, Point.AFTER_BUY, hand, upcard)
+        if action == Action.REPLACE and money[0] - (fees + draw_fees[Fee.REPLACE]) * ante < bet:
+            decisions[Decision.REFUSED] += 1
+            action = _play_or_fold(v, strategy, exact, hand, upcard, seen[0])
         if action == Action.REPLACE:
             decisions[Decision.REPLACE] += 1
             fees += draw_fees[Fee.REPLACE]
             _exchange(hand, 6, kept, state, used)
             seen[0] |= used[0] & ~dealt
-            if exactly:
-                action = _exact_after_draw(v, exact, hand, upcard, seen[0])
-            else:
-                action = decide(strategy, Point.AFTER_DRAW, hand, upcard)[0]
-        seen[0] |= used[0] & ~dealt
+            action = _play_or_fold(v, strategy, exact, hand, upcard, seen[0])
         folded = action == Action.FOLD
         decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
-        return 6, fees, folded
-    thrown = _exchange(hand, 5, kept, state, used)
-    seen[0] |= used[0] & ~dealt
-    decisions[Decision.EXCHANGE_1 + thrown - 1] += 1
-    fees = draw_fees[thrown]  # slot k: exchanging k cards
-    if forced[thrown]:
-        decisions[Decision.FORCED_PLAY] += 1
-        return 5, fees, False
-    if exactly:
-        action = _exact_after_draw(v, exact, hand[:5], upcard, seen[0])
+    elif action == Action.EXCHANGE:
+        thrown = _exchange(hand, 5, kept, state, used)
+        seen[0] |= used[0] & ~dealt
+        decisions[Decision.EXCHANGE_1 + thrown - 1] += 1
+        fees = draw_fees[thrown]  # slot k: exchanging k cards
+        if forced[thrown]:
+            decisions[Decision.FORCED_PLAY] += 1
+        else:
+            folded = _play_or_fold(v, strategy, exact, hand[:5], upcard, seen[0]) == Action.FOLD
+            decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
     else:
-        action = decide(strategy, Point.AFTER_DRAW, hand[:5], upcard)[0]
-    folded = action == Action.FOLD
-    decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
-    return 5, fees, folded
+        decisions[Decision.PLAY] += 1
+    money[0] -= fees * ante
+    if not folded and money[0] < bet:
+        decisions[Decision.BET_UNPAID] += 1
+        folded = True
+    if not folded:
+        money[0] -= bet
+    return cards, fees, folded
 
 
 @njit(cache=True)
 def _buy_games(
-    v, strategy, game_mode, share_seen, state, hands, dealer, used, known, decisions, box_f, box_i
-):
+    v, strategy, game_mode, share_seen, state, hands, dealer, used, known, decisions, box_f,
+    box_i, antes, money,
+):  # fmt: skip
     """Each box still in play decides whether to buy the non-qualifying dealer a game
-    (``box_i[b, BOUGHT]``); one exchange serves every box that bought it. Returns the
-    dealer's value after it (as dealt when no box bought)."""
+    (``box_i[b, BOUGHT]``; refused when ``money[0]`` cannot pay its fee); one exchange
+    serves every box that bought it. Returns the dealer's value after it (as dealt when
+    no box bought)."""
     discard = dealer_discard_jit(v, dealer)
     dealer_mask = cards_mask_jit(dealer)
     bought_any = False
@@ -292,6 +331,12 @@ def _buy_games(
             bought = gain > 0
         elif game_mode == GameMode.RULES:
             bought = decide(strategy, Point.BUY_GAME, final, dealer[4])[0] == Action.BUY_THE_GAME
+        if bought and not v.game_fee_is_ante:
+            if money[0] < v.game_fee * antes[box]:
+                decisions[box, Decision.REFUSED] += 1
+                bought = False
+            else:
+                money[0] -= v.game_fee * antes[box]
         decisions[box, Decision.GAME_BOUGHT if bought else Decision.GAME_DECLINED] += 1
         box_i[box, BOUGHT] = bought
         bought_any |= bought
@@ -318,6 +363,8 @@ def play_round_jit(
     known,
     box_f,
     box_i,
+    antes,
+    money,
 ):
     """Play one round: every box of ``hands`` (rows of six cards) against one dealer.
 
@@ -342,7 +389,7 @@ def play_round_jit(
         if box < open_boxes:
             cards, fees, folded = play_box_jit(
                 v, strategy, exact, draw_fees, forced, state, used, known[box:],
-                decisions[box], hand, upcard,
+                decisions[box], hand, upcard, antes[box], money,
             )  # fmt: skip
         else:
             cards, fees, folded = 5, 0.0, False
@@ -361,7 +408,7 @@ def play_round_jit(
         if dealer_value < v.qualifier and not np.isnan(v.game_fee):
             after = _buy_games(
                 v, strategy, game_mode, share_seen, state, hands, dealer, used, known,
-                decisions, box_f, box_i,
+                decisions, box_f, box_i, antes, money,
             )  # fmt: skip
     for box in range(boxes):
         fees = box_f[box, FEES]
@@ -428,7 +475,7 @@ def play_blocks_jit(
     rounds,
     first_block,
     stakes,
-    weights,
+    antes,
     floats,
     ints,
     cross,
@@ -440,10 +487,10 @@ def play_blocks_jit(
 
     Per box b: ``floats[row, b]`` and ``ints[row, b]`` (slots above), ``cross[row, b, c]``
     (c <= b) the sum of the products of the nets of boxes b and c, ``largest[row, b]``
-    the largest net. The round as a whole, its net per ante being the boxes' nets
-    weighed by ``weights`` (adding up to 1): ``whole[row]`` (slots ``Whole``) and
-    ``largest[row, -1]``. ``stakes[b]``: slots ``codes.StakeSlot``, in currency; ante 0
-    means no stake (nothing capped).
+    the largest net. The round as a whole, its net being the boxes' nets times their
+    ``antes`` (in any unit): ``whole[row]`` (slots ``Whole``) and ``largest[row, -1]``.
+    ``stakes[b]``: slots ``codes.StakeSlot``, in currency; ante 0 means no stake (nothing
+    capped).
     """
     boxes = stakes.shape[0]
     staked = 0.0
@@ -463,11 +510,13 @@ def play_blocks_jit(
         nets = np.empty(boxes)
         best = np.full(boxes + 1, -np.inf)
         out_whole = whole[row]
+        ones, money = np.ones(boxes), np.empty(1)
         for index in range(start, stop):
             state[0] = round_state_jit(key, index)
+            money[0] = np.inf  # no bankroll rule
             play_round_jit(
                 v, strategy, game_mode, exact, draw_fees, forced, open_boxes, share_seen,
-                state, decisions, hands, dealer, used, known, box_f, box_i,
+                state, decisions, hands, dealer, used, known, box_f, box_i, ones, money,
             )  # fmt: skip
             round_net, round_capped = 0.0, 0.0
             for box in range(boxes):
@@ -478,7 +527,7 @@ def play_blocks_jit(
                 )  # fmt: skip
                 nets[box] = net
                 best[box] = max(best[box], net)
-                round_net += weights[box] * net
+                round_net += antes[box] * net
                 round_capped += capped
                 for other in range(box + 1):
                     cross[row, box, other] += net * nets[other]

@@ -346,14 +346,16 @@ def unseen_jit(cards, upcard):
 
 
 @njit(cache=True)
-def replace_evs_jit(v, lists, six, upcard, out):
+def replace_evs_jit(v, lists, six, upcard, seen, out):
     """EV, the fee aside, of replacing each of six cards (after a buy), into ``out``:
-    every replacement, then fold or bet. The dealer's hands avoiding the six and the
-    new card are counted once per new card, for the six hands it makes."""
-    unseen = unseen_jit(six, upcard)
-    dead = np.empty(7, dtype=np.int64)
-    ordered = np.empty(7, dtype=np.int64)
-    dead[:6] = six
+    every replacement, then fold or bet. ``seen``: every card the player has seen but
+    the upcard, the six included. The dealer's hands avoiding those and the new card
+    are counted once per new card, for the six hands it makes."""
+    unseen = unseen_jit(seen, upcard)
+    n = seen.shape[0]
+    dead = np.empty(n + 1, dtype=np.int64)
+    ordered = np.empty(n + 1, dtype=np.int64)
+    dead[:n] = seen
     trial = six.copy()
     values = np.empty(6, dtype=np.int64)
     multiples = np.empty(6)
@@ -369,9 +371,9 @@ def replace_evs_jit(v, lists, six, upcard, out):
             thresholds[1 + 2 * position] = values[position]
             thresholds[2 + 2 * position] = values[position] + 1
             trial[position] = six[position]
-        dead[6] = card
-        sort_into_jit(dead, 7, ordered)
-        dealer_counts_jit(lists, upcard, ordered, 7, thresholds, counts)
+        dead[n] = card
+        sort_into_jit(dead, n + 1, ordered)
+        dealer_counts_jit(lists, upcard, ordered, n + 1, thresholds, counts)
         for position in range(6):
             below, below_next = counts[1 + 2 * position], counts[2 + 2 * position]
             ev = ev_from_counts_jit(
@@ -382,13 +384,13 @@ def replace_evs_jit(v, lists, six, upcard, out):
 
 
 @njit(cache=True)
-def _drawn_ev(v, tables, lists, final, upcard, player, unseen, picks, k, forced, scratch):
+def _drawn_ev(v, tables, lists, final, upcard, unseen, picks, k, forced, scratch):
     """EV after a draw of unseen[picks[:k]] into ``final``: fold or bet (bet if forced).
     ``scratch``: 4 x 5 integers."""
     value = hand_value_jit(final)
     thresholds, counts = scratch[2, :3], scratch[3, :4]
     thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
-    draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds, counts, scratch)
+    draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, counts, scratch)
     multiple = bet_multiple_jit(v, final, value)
     ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
     return ev if forced else max(-1.0, ev)
@@ -430,9 +432,7 @@ def exchange_part_jit(v, tables, lists, player, keep_mask, upcard, unseen, force
     while True:
         for j in range(k):
             final[thrown[j]] = unseen[picks[j]]
-        total += _drawn_ev(
-            v, tables, lists, final, upcard, player, unseen, picks, k, forced, scratch
-        )
+        total += _drawn_ev(v, tables, lists, final, upcard, unseen, picks, k, forced, scratch)
         count += 1
         if k == 1 or not next_combination_jit(rest, m):
             return total, count
@@ -466,7 +466,7 @@ def buy_ev_jit(v, tables, lists, player, upcard, unseen, replace_fee):
     for s in range(m):
         six[5] = unseen[s]
         picks[0] = s
-        best = _drawn_ev(v, tables, lists, six, upcard, player, unseen, picks, 1, False, scratch)
+        best = _drawn_ev(v, tables, lists, six, upcard, unseen, picks, 1, False, scratch)
         for position in range(0 if np.isnan(replace_fee) else 6):
             trial[:] = six
             replaced = 0.0
@@ -475,7 +475,7 @@ def buy_ev_jit(v, tables, lists, player, upcard, unseen, replace_fee):
                     trial[position] = unseen[r]
                     picks[0], picks[1] = min(s, r), max(s, r)
                     replaced += _drawn_ev(
-                        v, tables, lists, trial, upcard, player, unseen, picks, 2, False, scratch
+                        v, tables, lists, trial, upcard, unseen, picks, 2, False, scratch
                     )
             best = max(best, replaced / (m - 1) - replace_fee)
         total += best
@@ -548,30 +548,35 @@ def _hands_with(lists, cards, n, ordered):
 
 
 @njit(cache=True)
-def _add_avoiding(lists, base, n_base, player, histogram):
+def _add_avoiding(lists, base, n_base, dead, histogram):
     """Add to ``histogram`` (by value) the hands containing base[:n_base] and avoiding the
-    player's five cards, by inclusion-exclusion over subsets of them."""
+    ``dead`` cards, by inclusion-exclusion over their subsets of up to 5 - n_base cards."""
     cards = np.empty(5, dtype=np.int64)
     ordered = np.empty(5, dtype=np.int64)
+    picks = np.empty(5, dtype=np.int64)
     cards[:n_base] = base[:n_base]
-    for mask in range(32):
-        n = n_base
-        for i in range(5):
-            if (mask >> i) & 1:
-                if n == 5:
-                    n = 6
-                    break
-                cards[n] = player[i]
-                n += 1
-        if n > 5:
-            continue
-        sign = -1 if (n - n_base) % 2 else 1
-        values, single = _hands_with(lists, cards, n, ordered)
-        if single >= 0:
-            histogram[single] += sign
-        else:
-            for value in values:
-                histogram[value] += sign
+    m = dead.shape[0]
+    for size in range(min(5 - n_base, m) + 1):
+        for i in range(size):
+            picks[i] = i
+        sign = -1 if size % 2 else 1
+        while True:
+            for i in range(size):
+                cards[n_base + i] = dead[picks[i]]
+            values, single = _hands_with(lists, cards, n_base + size, ordered)
+            if single >= 0:
+                histogram[single] += sign
+            else:
+                for value in values:
+                    histogram[value] += sign
+            i = size - 1  # the next subset of this size, in lexicographic order
+            while i >= 0 and picks[i] == m - size + i:
+                i -= 1
+            if i < 0:
+                break
+            picks[i] += 1
+            for j in range(i + 1, size):
+                picks[j] = picks[j - 1] + 1
 
 
 @njit(cache=True)
@@ -585,14 +590,14 @@ def _cumulative(histogram, out):
 
 
 @njit(cache=True)
-def _empty_tables(lists, upcard, player, m, pairs):
+def _empty_tables(lists, upcard, dead, m, pairs):
     """G for the empty set, filled; rows for each unseen card and (when ``pairs``) each
     pair of unseen cards, to fill with ``_fill_rows``."""
     g0 = np.zeros(VALUES, dtype=np.int64)
     base = np.empty(1, dtype=np.int64)
     base[0] = upcard
     histogram = np.zeros(VALUES, dtype=np.int64)
-    _add_avoiding(lists, base, 1, player, histogram)
+    _add_avoiding(lists, base, 1, dead, histogram)
     _cumulative(histogram, g0)
     g1 = np.zeros((m, VALUES), dtype=np.int64)
     g2 = np.zeros((m * (m - 1) // 2 if pairs else 0, VALUES), dtype=np.int64)
@@ -600,41 +605,42 @@ def _empty_tables(lists, upcard, player, m, pairs):
 
 
 @njit(cache=True)
-def _fill_rows(lists, upcard, player, unseen, i, g1, g2):
+def _fill_rows(lists, upcard, dead, unseen, i, g1, g2):
     """G for unseen card i, and for the pairs (i, j > i) when ``g2`` has rows."""
     m = unseen.shape[0]
     local = np.zeros(3, dtype=np.int64)
     local[0], local[1] = upcard, unseen[i]
     counts = np.zeros(VALUES, dtype=np.int64)
-    _add_avoiding(lists, local, 2, player, counts)
+    _add_avoiding(lists, local, 2, dead, counts)
     _cumulative(counts, g1[i])
     if g2.shape[0] == 0:
         return
     for j in range(i + 1, m):
         local[2] = unseen[j]
         counts[:] = 0
-        _add_avoiding(lists, local, 3, player, counts)
+        _add_avoiding(lists, local, 3, dead, counts)
         _cumulative(counts, g2[pair_index_jit(i, j, m)])
 
 
 @njit(cache=True, parallel=True)
-def situation_tables_jit(lists, upcard, player, unseen, pairs):
+def situation_tables_jit(lists, upcard, dead, unseen, pairs):
     """G for the empty set, each unseen card, and (when ``pairs``) each pair of unseen
     cards (index ``pair_index_jit``): hands with the upcard and those cards, avoiding
-    the player's. Without the pair rows, pairs are counted directly when drawn."""
-    g0, g1, g2 = _empty_tables(lists, upcard, player, unseen.shape[0], pairs)
+    the ``dead`` cards (the player's, and any other card he has seen). Without the pair
+    rows, pairs are counted directly when drawn. Returns (G0, G1, G2, dead)."""
+    g0, g1, g2 = _empty_tables(lists, upcard, dead, unseen.shape[0], pairs)
     for i in prange(unseen.shape[0]):
-        _fill_rows(lists, upcard, player, unseen, i, g1, g2)
-    return g0, g1, g2
+        _fill_rows(lists, upcard, dead, unseen, i, g1, g2)
+    return g0, g1, g2, dead
 
 
 @njit(cache=True)
-def situation_tables_serial_jit(lists, upcard, player, unseen, pairs):
+def situation_tables_serial_jit(lists, upcard, dead, unseen, pairs):
     """``situation_tables_jit`` on one thread (for kernels that run situations in parallel)."""
-    g0, g1, g2 = _empty_tables(lists, upcard, player, unseen.shape[0], pairs)
+    g0, g1, g2 = _empty_tables(lists, upcard, dead, unseen.shape[0], pairs)
     for i in range(unseen.shape[0]):
-        _fill_rows(lists, upcard, player, unseen, i, g1, g2)
-    return g0, g1, g2
+        _fill_rows(lists, upcard, dead, unseen, i, g1, g2)
+    return g0, g1, g2, dead
 
 
 @njit(cache=True)
@@ -660,10 +666,12 @@ def _count_with(lists, cards, n, thresholds, sign, out, ordered):
 
 
 @njit(cache=True)
-def draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds, out, scratch):
-    """The dealer's hands avoiding the player's cards and the drawn cards unseen[picks[:k]],
-    counted below each threshold (``out[-1]``: all of them). ``scratch``: 2 x 5 cards."""
-    g0, g1, g2 = tables
+def draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, out, scratch):
+    """The dealer's hands avoiding the tables' dead cards and the drawn cards
+    unseen[picks[:k]], counted below each threshold (``out[-1]``: all of them).
+    ``scratch``: 2 x 5 cards."""
+    g0, g1, g2, dead = tables
+    n_dead = dead.shape[0]
     m = unseen.shape[0]
     n_t = thresholds.shape[0]
     for t in range(n_t):
@@ -681,14 +689,14 @@ def draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds,
                 for t in range(n_t):
                     out[t] += row[thresholds[t]]
                 out[n_t] += row[VALUES - 1]
-            else:  # hands with the pair, less those holding player's cards
+            else:  # hands with the pair, less those holding dead cards
                 cards[1], cards[2] = unseen[picks[a]], unseen[picks[b]]
                 _count_with(lists, cards, 3, thresholds, 1, out, ordered)
-                for p in range(5):
-                    cards[3] = player[p]
+                for p in range(n_dead):
+                    cards[3] = dead[p]
                     _count_with(lists, cards, 4, thresholds, -1, out, ordered)
-                    for q in range(p + 1, 5):
-                        cards[4] = player[q]
+                    for q in range(p + 1, n_dead):
+                        cards[4] = dead[q]
                         _count_with(lists, cards, 5, thresholds, 1, out, ordered)
     if k < 3:
         return
@@ -698,8 +706,8 @@ def draw_counts_jit(tables, lists, upcard, player, unseen, picks, k, thresholds,
                 cards[1], cards[2] = unseen[picks[a]], unseen[picks[b]]
                 cards[3] = unseen[picks[c]]
                 _count_with(lists, cards, 4, thresholds, -1, out, ordered)
-                for p in range(5):  # those also holding one of the player's cards
-                    cards[4] = player[p]
+                for p in range(n_dead):  # those also holding a dead card
+                    cards[4] = dead[p]
                     _count_with(lists, cards, 5, thresholds, 1, out, ordered)
                 for d in range(c + 1, k):
                     cards[4] = unseen[picks[d]]

@@ -267,6 +267,7 @@ def bench_simulate(
             row[f"rounds_per_s_{count}_threads"] = rounds / seconds
         row["rtp"] = run(variant, strategy, rounds, seed=seed).summary["rtp"]
         rows.append(row)
+    multi_box = _multi_box_rows(rows, rounds, seed, repeats, threads)
     python_rate = _eval7_caribbean_loop(python_rounds, seed)
     studsim_rate = rows[0][f"rounds_per_s_{threads}_threads"]
     return {
@@ -282,6 +283,7 @@ def bench_simulate(
         "rounds": rounds,
         "repeats": repeats,
         "rows": rows,
+        "multi_box_rows": multi_box,
         "python_eval7_caribbean": {"rounds": python_rounds, "rounds_per_s": python_rate},
         "studsim_over_python": studsim_rate / python_rate,
         "targets": {
@@ -289,8 +291,45 @@ def bench_simulate(
             "every basic strategy, all threads >= 1,000,000 rounds/s": all(
                 row[f"rounds_per_s_{threads}_threads"] >= 1e6 for row in rows[1:]
             ),
+            "every three-box round >= a third of the one-box rate": all(
+                row["over_one_box"] >= 1 / 3 for row in multi_box if row["boxes"] == 3
+            ),
         },
     }
+
+
+def _multi_box_rows(rows: list[dict], rounds: int, seed: int, repeats: int, threads: int):
+    """Rounds per second of each variant's basic strategy on its most boxes (equal antes),
+    beside its one-box rate."""
+    from .simulation import run
+    from .variant import load_variant
+
+    out = []
+    for row in rows[1:]:
+        variant = load_variant(row["variant"])
+        if variant.boxes == 1:
+            continue
+        boxes = variant.boxes
+        run(variant, "basic", 10_000, seed=seed, boxes=boxes)
+        seconds = _best_time(
+            lambda v=variant, b=boxes: run(
+                v, "basic", rounds, seed=seed, boxes=b, threads=threads
+            ),
+            repeats,
+        )
+        rate = rounds / seconds
+        out.append(
+            {
+                "variant": variant.name,
+                "strategy": "basic",
+                "boxes": boxes,
+                "open_boxes": min(boxes, variant.open_boxes),
+                "rounds_per_s": rate,
+                "boxes_per_s": rate * boxes,
+                "over_one_box": rate / row[f"rounds_per_s_{threads}_threads"],
+            }
+        )
+    return out
 
 
 def format_simulate_report(result: dict) -> str:
@@ -311,6 +350,18 @@ def format_simulate_report(result: dict) -> str:
             f"{row['variant']:<14} {row['strategy']:<15}"
             + "".join(f" {row[f'rounds_per_s_{c}_threads']:>22,.0f}" for c in counts)
             + f" {row['rtp']:>10.6f}"
+        )
+    lines += [
+        "",
+        f"several boxes against one dealer, basic strategy, {threads} threads:",
+        f"{'variant':<14} {'boxes':>5} {'open':>5} {'rounds/s':>12} {'boxes/s':>12} "
+        f"{'of 1-box rate':>13}",
+    ]
+    for row in result.get("multi_box_rows", []):
+        lines.append(
+            f"{row['variant']:<14} {row['boxes']:>5} {row['open_boxes']:>5} "
+            f"{row['rounds_per_s']:>12,.0f} {row['boxes_per_s']:>12,.0f} "
+            f"{row['over_one_box']:>13.4f}"
         )
     python = result["python_eval7_caribbean"]
     lines += [

@@ -28,6 +28,7 @@ from .optimize import check_winner, optimize
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
+from .session import sessions
 from .simulation import DEFAULT_SEED, Stake, StakePlan, run
 from .variant import load_variant, variant_names
 
@@ -173,9 +174,13 @@ MAX_ROUNDS = 10**15  # a year of this machine's fastest simulation, and far insi
 
 
 class RoundCount(click.ParamType):
-    """A positive number of rounds: 1000000, 1_000_000, 1e6, 250k, 10M."""
+    """A positive number of rounds (or sessions): 1000000, 1_000_000, 1e6, 250k, 10M."""
 
     name = "rounds"
+
+    def __init__(self, noun: str = "rounds"):
+        self.noun = noun
+
     _suffixes: ClassVar[dict[str, int]] = {
         "k": 1_000,
         "m": 1_000_000,
@@ -192,11 +197,11 @@ class RoundCount(click.ParamType):
             try:
                 number = float(text[:-1] if scale > 1 else text) * scale
             except ValueError:
-                self.fail(f"{value!r} is not a number of rounds (e.g. 1000000, 1e6, 250k, 10M)")
+                self.fail(f"{value!r} is not a number of {self.noun} (e.g. 1000000, 1e6, 250k)")
             if not math.isfinite(number) or number != int(number):
-                self.fail(f"{value!r} is not a whole number of rounds")
+                self.fail(f"{value!r} is not a whole number of {self.noun}")
         if not 1 <= number <= MAX_ROUNDS:
-            self.fail(f"{value!r}: the rounds must be from 1 to {MAX_ROUNDS:.0e}")
+            self.fail(f"{value!r}: the {self.noun} must be from 1 to {MAX_ROUNDS:.0e}")
         return int(number)
 
 
@@ -401,6 +406,91 @@ def simulate_command(
         sys.exit(130)
 
 
+@main.command("session")
+@click.argument("variant")
+@click.option("--strategy", "-s", default="basic", show_default=True, help="A strategy.")
+@click.option(
+    "--bankroll",
+    required=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="What the player starts each session with, in currency.",
+)
+@click.option(
+    "--boxes",
+    type=BoxAntes(),
+    default="1",
+    show_default=True,
+    help="The antes of the boxes, in currency, in the order played (10,10,5); a number: "
+    "that many boxes of ante 1.",
+)
+@click.option("--account", help="Account type whose limits and maximum payout apply.")
+@click.option("--bonus-bet", type=click.FloatRange(min=0), default=0.0, help="On every box.")
+@click.option("--rounds", "-n", default="100", show_default=True, type=RoundCount())
+@click.option("--sessions", "count", default="10k", show_default=True, type=RoundCount("sessions"))
+@click.option(
+    "--stop-loss", type=click.FloatRange(min=0, min_open=True), help="Stop on losing this."
+)
+@click.option(
+    "--stop-win", type=click.FloatRange(min=0, min_open=True), help="Stop on winning this."
+)
+@click.option("--share-cards/--no-share-cards", default=True, show_default=True)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
+@click.option("--threads", type=click.IntRange(1), help="numba threads (default: all).")
+@click.option("--plot", type=click.Path(dir_okay=False), help="Write the plots (PNG, PDF, SVG).")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the result as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
+)
+@reports_bad_input
+def session_command(
+    variant, strategy, bankroll, boxes, account, bonus_bet, rounds, count, stop_loss,
+    stop_win, share_cards, seed, threads, plot, out, as_json, progress,
+) -> None:  # fmt: skip
+    """Play SESSIONS sessions of VARIANT from a bankroll, up to ROUNDS rounds each, with a
+    stop-loss and a stop-win: the final bankroll's distribution, the probability of
+    ruin, the time to ruin, the largest drawdown. The bankroll rule holds within each
+    round (a draw the BET could not follow is refused, an unpaid BET is a fold).
+    """
+    if bonus_bet and account is None:
+        raise InputError("--bonus-bet needs --account")
+    for path in (plot, out):
+        if path:
+            _check_writable(path)
+    game = load_variant(variant)
+    antes = (1.0,) * boxes if isinstance(boxes, int) else boxes
+    plan = StakePlan(antes, (bonus_bet,) * len(antes) if bonus_bet else (), account)
+    show = sys.stderr.isatty() if progress is None else progress
+    with tqdm(total=count, unit=" sessions", disable=not show, file=sys.stderr) as bar:
+        result = sessions(
+            game, strategy, bankroll=bankroll, boxes=plan, rounds=rounds, count=count,
+            stop_loss=stop_loss, stop_win=stop_win, share_seen=share_cards, seed=seed,
+            threads=threads, progress=lambda done: bar.update(done - bar.n),
+        )  # fmt: skip
+    if result.count == 0:
+        click.echo("interrupted before any session finished", err=True)
+        sys.exit(130)
+    data = result.to_json()
+    if out:
+        write_json(out, data)
+    if plot:
+        result.plot(plot)
+    if result.interrupted:
+        click.echo(f"interrupted: {result.count:,} of {count:,} sessions played", err=True)
+    if as_json:
+        print_json(data)
+    else:
+        click.echo(
+            f"{game.title} ({game.name}), strategy {result.strategy.name}, seed {seed}: "
+            f"{result.count:,} sessions of up to {rounds:,} rounds from {bankroll:g}"
+        )
+        _print_figures(result.summary)
+        _print_frame(result.endings(), "how the sessions ended")
+        _print_frame(result.final_distribution(), "quantiles")
+    if result.interrupted:
+        sys.exit(130)
+
+
 @main.command("compare")
 @click.argument("variant")
 @click.option(
@@ -446,9 +536,14 @@ def _check_writable(path: str) -> None:
 @click.argument("hand")
 @click.option("--up", "upcard", required=True, help="The dealer's upcard, e.g. Qh.")
 @click.option("--dealer", help="The dealer's five cards (not qualifying): buy him a game?")
+@click.option(
+    "--seen",
+    help="Other cards the player has seen (his other boxes, his discards), dead for his "
+    "draws and for the dealer.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def advise_command(variant, hand, upcard, dealer, as_json) -> None:
+def advise_command(variant, hand, upcard, dealer, seen, as_json) -> None:
     """Exact EV of every option for HAND (5 cards, or 6 after a buy) against the upcard,
     and what each costs against the best (ev lost).
 
@@ -456,7 +551,7 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
     bought in them (ask with --dealer for that decision).
     """
     game = load_variant(variant)
-    frame = advise(game, hand, upcard, dealer)
+    frame = advise(game, hand, upcard, dealer, seen)
     if as_json:
         print_json(
             {
@@ -464,6 +559,7 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
                 "hand": format_cards(parse_cards(hand)),
                 "upcard": format_cards(parse_cards(upcard)),
                 "dealer": format_cards(parse_cards(dealer)) if dealer else None,
+                "seen": format_cards(parse_cards(seen)) if seen else None,
                 "options": frame.to_dict(orient="records"),
             }
         )
@@ -472,7 +568,8 @@ def advise_command(variant, hand, upcard, dealer, as_json) -> None:
     _print_frame(
         frame,
         f"{variant}: {format_cards(parse_cards(hand))}, upcard "
-        f"{format_cards(parse_cards(upcard))}",
+        f"{format_cards(parse_cards(upcard))}"
+        + (f", seen {format_cards(parse_cards(seen))}" if seen else ""),
     )
 
 

@@ -112,6 +112,8 @@ class Decision(IntEnum):
     GAME_BOUGHT = 12
     GAME_DECLINED = 13
     BLIND_PLAY = 14
+    REFUSED = 15  # a buy, exchange or game the bankroll could not pay
+    BET_UNPAID = 16  # a fold: the bankroll could not pay the BET
 
     @property
     def label(self) -> str:
@@ -128,6 +130,8 @@ _DECISION_LABELS = {
     "GAME_BOUGHT": "buy the dealer a game",
     "GAME_DECLINED": "decline to buy the dealer a game",
     "BLIND_PLAY": "play a blind box",
+    "REFUSED": "draw or game refused: the bankroll could not pay it",
+    "BET_UNPAID": "fold: the bankroll could not pay the BET",
 }
 DECISIONS = len(Decision)
 FIRST_DECISIONS = Decision.REPLACE + 1  # first decisions: codes below it

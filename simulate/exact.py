@@ -53,42 +53,52 @@ def _distinct(cards: np.ndarray, what: str) -> None:
 
 
 def advise(
-    variant: Variant | str, hand: str, upcard: str, dealer: str | None = None
+    variant: Variant | str,
+    hand: str,
+    upcard: str,
+    dealer: str | None = None,
+    seen: str | None = None,
 ) -> pd.DataFrame:
     """The exact EV, in antes per initial ante, of every option of a situation.
 
     ``hand``: the player's 5 cards (or 6 after a buy); ``upcard``: the dealer's
-    upcard. With ``dealer`` (his five cards, not qualifying) the options are
-    buying him a game or not, for the player's final ``hand``.
+    upcard; ``seen``: other cards the player has seen (his other boxes, his discards),
+    dead for his draws and for the dealer. With ``dealer`` (his five cards, not
+    qualifying) the options are buying him a game or not, for the player's final
+    ``hand``.
     """
     variant = load_variant(variant)
     cards = parse_cards(hand).astype(np.int64)
     up = parse_cards(upcard).astype(np.int64)
+    others = parse_cards(seen).astype(np.int64) if seen else np.zeros(0, dtype=np.int64)
     if len(up) != 1:
         raise CardError(f"the upcard is one card, got {upcard!r}")
     if len(cards) not in (5, 6):
         raise CardError(f"the player's hand is 5 or 6 cards, got {len(cards)}")
     if len(cards) == 6 and variant.buy_fee is None:
         raise ValueError(f"{variant.name} has no sixth card")
-    _distinct(np.concatenate([cards, up]), "the player's cards and the upcard")
+    _distinct(np.concatenate([cards, up, others]), "the hand, the upcard and the seen cards")
+    if len(others) > 52 - 5 - 1 - 4 - 5:
+        raise CardError(f"{len(others)} seen cards leave the draws and the dealer too few")
     if dealer is not None:
-        return _advise_game(variant, cards, up[0], dealer)
+        return _advise_game(variant, cards, up[0], dealer, others)
     v, lists, u = variant.arrays(), value_lists(), int(up[0])
+    dead = np.sort(np.concatenate([cards, others]))
     if len(cards) == 6:
         rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
-        play = kernels.after_draw_ev_jit(v, lists, cards, u, np.sort(cards), 6, True)
+        play = kernels.after_draw_ev_jit(v, lists, cards, u, dead, len(dead), True)
         rows.append({"option": "play", "cards thrown": "", "ev": play})
         if variant.replace_fee is not None:
             replaced = np.empty(6)
-            kernels.replace_evs_jit(v, lists, cards, u, replaced)
+            kernels.replace_evs_jit(v, lists, cards, u, dead, replaced)
             rows += [
                 {"option": "replace", "cards thrown": format_card(card), "ev": ev}
                 for card, ev in zip(cards, replaced - variant.replace_fee, strict=True)
             ]
         return _mark_best(rows)
     options, labels = first_options(variant)
-    unseen = np.array([c for c in range(52) if c != u and c not in cards.tolist()])
-    tables = kernels.situation_tables_jit(lists, u, cards, unseen, needs_pair_tables(variant))
+    unseen = np.array([c for c in range(52) if c != u and c not in dead.tolist()])
+    tables = kernels.situation_tables_jit(lists, u, dead, unseen, needs_pair_tables(variant))
     evs = np.zeros(len(options))
     fees, forced = variant.draw_arrays()
     option_evs_jit(v, tables, lists, cards, u, unseen, options, fees, forced, evs)
@@ -130,13 +140,15 @@ def _mark_best(rows: list[dict]) -> pd.DataFrame:
     return frame
 
 
-def _advise_game(variant: Variant, cards: np.ndarray, upcard: int, dealer: str) -> pd.DataFrame:
+def _advise_game(
+    variant: Variant, cards: np.ndarray, upcard: int, dealer: str, seen: np.ndarray
+) -> pd.DataFrame:
     if variant.buy_game is None:
         raise ValueError(f"{variant.name}: buying the dealer a game is not offered")
     dealt = parse_cards(dealer).astype(np.int64)
     if len(dealt) != 5 or upcard not in dealt.tolist():
         raise CardError("--dealer must be the dealer's five cards, the upcard among them")
-    _distinct(np.concatenate([cards, dealt]), "the player's and the dealer's cards")
+    _distinct(np.concatenate([cards, dealt, seen]), "the hand, the dealer's and the seen cards")
     dealer_value = hand_value(dealt)
     if dealer_value >= variant.qualifier_value:
         raise ValueError("the dealer qualifies: there is no game to buy")
@@ -145,7 +157,7 @@ def _advise_game(variant: Variant, cards: np.ndarray, upcard: int, dealer: str) 
     multiple = bet_multiple_jit(v, cards, value)
     discard = int(dealer_discard_jit(v, dealt))
     used = 0
-    for card in np.concatenate([cards, dealt]).tolist():
+    for card in np.concatenate([cards, dealt, seen]).tolist():
         used |= 1 << card
     gain = exact_game_gain_jit(v, value, multiple, dealt, discard, used, 0.0)
     decline = variant.ante_pays_no_qualify

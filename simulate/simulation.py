@@ -84,7 +84,7 @@ def run(
         raise ValueError(f"chunk_blocks must be at least 1, got {chunk_blocks}")
     plan = stake_plan(variant, boxes, stake)
     n_boxes, open_boxes = plan.boxes, plan.open_boxes(variant)
-    arrays, stakes, weights = variant.arrays(), plan.arrays(variant), plan.weights()
+    arrays, stakes, antes = variant.arrays(), plan.arrays(variant), np.array(plan.antes, float)
     fees, forced = variant.draw_arrays()
     key = _key(seed)
     blocks = -(-rounds // engine.BLOCK)
@@ -120,7 +120,7 @@ def run(
                 rounds,
                 done_blocks,
                 stakes,
-                weights,
+                antes,
                 *chunk.arrays,
             )
             for total, rows in [(floats, chunk.floats), (cross, chunk.cross)]:
@@ -128,7 +128,7 @@ def run(
             engine.add_rows_in_order_jit(whole, chunk.whole)
             ints += chunk.ints.sum(axis=0)
             largest = np.maximum(largest, chunk.largest.max(axis=0))
-            block_nets.append(chunk.block_nets())
+            block_nets.append(chunk.block_nets(antes.sum()))
             done_blocks += count
             if progress:
                 progress(min(done_blocks * engine.BLOCK, rounds))
@@ -168,9 +168,10 @@ class _Chunk:
         self.largest = np.zeros((blocks, boxes + 1))
         self.arrays = (self.floats, self.ints, self.cross, self.whole, self.largest)
 
-    def block_nets(self) -> np.ndarray:
-        """Each block's net per box, then the round's (per ante)."""
-        return np.column_stack([self.floats[:, :, engine.NET], self.whole[:, engine.Whole.NET]])
+    def block_nets(self, antes: float) -> np.ndarray:
+        """Each block's net per box, then the round's per ante (``antes``: the round's)."""
+        whole = self.whole[:, engine.Whole.NET] / antes
+        return np.column_stack([self.floats[:, :, engine.NET], whole])
 
 
 @dataclass
@@ -217,19 +218,19 @@ class SimulationResult:
     def summary(self) -> dict:
         """The headline figures of the round as a whole, per ante of the round (with one
         box: per box)."""
-        n, whole = self.rounds, self.whole.tolist()
-        weights = self.plan.weights()
-        wagered = float(weights @ self.floats[:, engine.WAGER])
-        main = self._moments(whole[engine.Whole.NET], whole[engine.Whole.NET2])
+        n, whole, antes = self.rounds, self.whole.tolist(), sum(self.plan.antes)
+        wagered = float(np.array(self.plan.antes) @ self.floats[:, engine.WAGER]) / antes
+        net = whole[engine.Whole.NET] / antes
+        main = self._moments(net, whole[engine.Whole.NET2] / antes**2)
         rtp = 1 + main["mean"]
         out = {
             "rounds": n,
             "boxes": self.boxes,
             "total_wagered": wagered,
-            "net": whole[engine.Whole.NET],
+            "net": net,
             "rtp": rtp,
             "house_edge": -main["mean"],
-            "element_of_risk": -whole[engine.Whole.NET] / wagered if n else math.nan,
+            "element_of_risk": -net / wagered if n else math.nan,
             "average_total_bet": wagered / n if n else math.nan,
             "variance": main["variance"],
             "standard_deviation": main["sd"],
@@ -237,7 +238,7 @@ class SimulationResult:
             "rtp_ci95": [rtp - Z95 * main["se"], rtp + Z95 * main["se"]],
             "rtp_ci99": [rtp - Z99 * main["se"], rtp + Z99 * main["se"]],
             "hit_frequency": int(whole[engine.Whole.HITS]) / n if n else math.nan,
-            "largest_win": float(self.largest[-1]),
+            "largest_win": float(self.largest[-1]) / antes,
         }
         if self.variant.bonus_pays:
             out |= (

@@ -114,12 +114,6 @@ class StakePlan:
                     f"{account.name}'s limits"
                 )
 
-    def weights(self) -> np.ndarray:
-        """Each box's share of the round's antes: the round's net per ante is the boxes'
-        nets weighed by them."""
-        antes = np.array(self.antes, dtype=float)
-        return antes / antes.sum()
-
     def arrays(self, variant: Variant) -> np.ndarray:
         """Per box, the slots ``codes.StakeSlot`` the kernels read: in currency with an
         account (its cap applies), else all 0 (nothing capped)."""

@@ -84,3 +84,7 @@ def test_bench_simulate_writes_and_prints(tmp_path):
     assert all(row["rounds_per_s_1_threads"] > 0 for row in printed["rows"])
     assert printed["python_eval7_caribbean"]["rounds_per_s"] > 0
     assert "plain Python loop over eval7" in (tmp_path / "simulate.txt").read_text()
+    multi = {row["variant"]: row for row in printed["multi_box_rows"]}
+    assert multi["six-card-125"]["boxes"] == 4 and multi["six-card-125"]["open_boxes"] == 2
+    assert all(row["rounds_per_s"] > 0 for row in multi.values())
+    assert "several boxes against one dealer" in (tmp_path / "simulate.txt").read_text()

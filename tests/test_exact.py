@@ -8,8 +8,11 @@ import pytest
 
 from simulate import _exact as kernels
 from simulate import _settlement
+from simulate._decisions import best_option_seeing_jit
 from simulate._evaluator import value5_jit
-from simulate.cards import format_card, parse_cards
+from simulate.cards import format_card, format_cards, parse_cards
+from simulate.catalog import load_strategy
+from simulate.codes import Action
 from simulate.evaluator import evaluate, hand_value
 from simulate.exact import DEALS, advise, exact_game
 from simulate.simulation import run
@@ -204,25 +207,28 @@ def _text(card):
 @pytest.mark.parametrize("pairs", [True, False])
 def test_draw_counts_against_the_counts_with_every_seen_card_dead(lists, pairs):
     """Counting the dealer's hands through the situation's tables (pairs of drawn cards
-    tabulated or counted directly) equals counting them with every seen card dead."""
+    tabulated or counted directly) equals counting them with every seen card dead: the
+    player's, his other boxes' (0 or 11 more), the drawn ones."""
     rng = np.random.default_rng(12)
     thresholds = np.array([1, 1278, 3000, 6000, 7462], dtype=np.int64)
-    for k in range(1, 6):
-        cards = rng.choice(52, 6, replace=False)
-        player, upcard = np.sort(cards[:5]).astype(np.int64), int(cards[5])
-        unseen = np.array([c for c in range(52) if c != upcard and c not in player.tolist()])
-        tables = kernels.situation_tables_jit(lists, upcard, player, unseen, pairs)
-        picks = np.sort(rng.choice(len(unseen), k, replace=False)).astype(np.int64)
-        out = np.zeros(len(thresholds) + 1, dtype=np.int64)
-        scratch = np.empty((2, 5), dtype=np.int64)
-        kernels.draw_counts_jit(
-            tables, lists, upcard, player, unseen, picks, k, thresholds, out, scratch
-        )
-        dead = np.sort(np.concatenate([player, unseen[picks]]))
-        expected = np.zeros_like(out)
-        kernels.dealer_counts_jit(lists, upcard, dead, len(dead), thresholds, expected)
-        assert out.tolist() == expected.tolist()
-        assert out[-1] == math.comb(46 - k, 4)
+    for others in (0, 11):
+        for k in range(1, 6):
+            cards = rng.choice(52, 6 + others, replace=False)
+            upcard = int(cards[5])
+            seen = np.sort(np.concatenate([cards[:5], cards[6:]])).astype(np.int64)
+            unseen = np.array([c for c in range(52) if c != upcard and c not in seen.tolist()])
+            tables = kernels.situation_tables_jit(lists, upcard, seen, unseen, pairs)
+            picks = np.sort(rng.choice(len(unseen), k, replace=False)).astype(np.int64)
+            out = np.zeros(len(thresholds) + 1, dtype=np.int64)
+            scratch = np.empty((2, 5), dtype=np.int64)
+            kernels.draw_counts_jit(
+                tables, lists, upcard, unseen, picks, k, thresholds, out, scratch
+            )
+            dead = np.sort(np.concatenate([seen, unseen[picks]]))
+            expected = np.zeros_like(out)
+            kernels.dealer_counts_jit(lists, upcard, dead, len(dead), thresholds, expected)
+            assert out.tolist() == expected.tolist()
+            assert out[-1] == math.comb(46 - others - k, 4)
 
 
 def test_exact_optimal_with_draws_is_out_of_reach_but_without_them_is_weighed():
@@ -252,7 +258,7 @@ def test_replace_after_a_buy_against_brute_force(lists):
     six = parse_cards("As Kd 7h 7c 2s 9h").astype(np.int64)
     upcard = int(parse_cards("Qh")[0])
     evs = np.empty(6)
-    kernels.replace_evs_jit(six_card.arrays(), lists, six, upcard, evs)
+    kernels.replace_evs_jit(six_card.arrays(), lists, six, upcard, np.sort(six), evs)
     unseen = [c for c in range(52) if c != upcard and c not in six.tolist()]
     for position in (1, 5):  # throw the Kd, the 9h: the new card and the six are dead
         expected = np.mean(
@@ -382,3 +388,71 @@ def test_russian_buy_against_the_referee(lists):
     tables = kernels.situation_tables_jit(lists, upcard, hand, unseen, False)
     buy = kernels.buy_ev_jit(russian.arrays(), tables, lists, hand, upcard, unseen, np.nan)
     assert buy == pytest.approx(expected, abs=1e-12)
+
+
+def test_advise_with_other_cards_seen_against_brute_force():
+    """Cards of the player's other boxes are dead for his draws and for the dealer."""
+    oasis = load_variant("oasis")
+    hand, upcard = "As Kd 7h 7c 2s", "Qh"
+    seen = "3c 4d 5h 8s 9c Jd Ts 2h Ac"
+    frame = advise("oasis", hand, upcard, seen=seen).set_index(["option", "cards thrown"])
+    player = parse_cards(hand).tolist()
+    dead = player + parse_cards(seen).tolist()
+    up = int(parse_cards(upcard)[0])
+    play = brute_force_play_ev(oasis, player, up, dead)
+    assert frame.loc[("play", ""), "ev"] == pytest.approx(play)
+    unseen = [c for c in range(52) if c != up and c not in dead]
+    exchange = np.mean(
+        [
+            max(-1.0, brute_force_play_ev(oasis, [*player[:4], new], up, [*dead, new]))
+            for new in unseen
+        ]
+    )
+    assert frame.loc[("exchange 1", "2s"), "ev"] == pytest.approx(
+        exchange - oasis.exchange_fees[1]
+    )
+    assert frame.loc[("play", ""), "ev"] != pytest.approx(
+        advise("oasis", hand, upcard).set_index(["option", "cards thrown"]).loc[("play", ""), "ev"]
+    )
+
+
+def test_replace_after_a_buy_with_other_cards_seen_against_brute_force():
+    six_card = load_variant("six-card")
+    six = "As Kd 7h 7c 2s 9h"
+    seen = "Ks 3d 9c Tc"
+    frame = advise("six-card", six, "Qh", seen=seen).set_index(["option", "cards thrown"])
+    cards, up = parse_cards(six).tolist(), int(parse_cards("Qh")[0])
+    dead = cards + parse_cards(seen).tolist()
+    unseen = [c for c in range(52) if c != up and c not in dead]
+    trial = list(cards)
+    total = 0.0
+    for new in unseen:  # replace the Kd
+        trial[1] = new
+        total += max(-1.0, brute_force_play_ev(six_card, trial, up, [*dead, new]))
+    assert frame.loc[("replace", "Kd"), "ev"] == pytest.approx(
+        total / len(unseen) - six_card.replace_fee
+    )
+
+
+@pytest.mark.parametrize("name", ["oasis", "six-card"])
+def test_the_engines_first_decision_with_seen_cards_is_advise_best(lists, name):
+    """The multi-box engine's exact first decision, other boxes' cards dead, takes an
+    option of the highest EV that advise gives with those cards seen."""
+    strategy = load_strategy("optimal", name)
+    x = strategy.decisions(np.uint64(0), 0, 1)
+    variant = load_variant(name)
+    fees, forced = variant.draw_arrays()
+    rng = np.random.default_rng(31)
+    for _ in range(4):
+        cards = rng.choice(52, 13, replace=False).astype(np.int64)
+        hand, upcard, others = cards[:5], int(cards[5]), cards[6:]
+        seen = sum(1 << int(c) for c in [*hand, *others])
+        action, kept = best_option_seeing_jit(
+            variant.arrays(), x, hand, upcard, np.int64(seen), fees, forced
+        )
+        frame = advise(name, format_cards(hand), format_card(upcard), seen=format_cards(others))
+        thrown = format_cards([c for i, c in enumerate(hand.tolist()) if not kept >> i & 1])
+        label = {Action.FOLD: "fold", Action.PLAY: "play", Action.BUY: "buy a sixth card"}
+        option = label.get(int(action), f"exchange {5 - bin(kept).count('1')}")
+        row = frame[(frame["option"] == option) & (frame["cards thrown"] == thrown)]
+        assert row["ev"].iloc[0] == pytest.approx(frame["ev"].max(), abs=1e-12)

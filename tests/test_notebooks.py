@@ -10,8 +10,13 @@ nbclient = pytest.importorskip("nbclient")
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_three_notebooks():
-    assert [p.stem for p in NOTEBOOKS] == ["payout-cap", "quickstart", "strategy-comparison"]
+def test_there_are_four_notebooks():
+    assert [p.stem for p in NOTEBOOKS] == [
+        "multi-box-and-sessions",
+        "payout-cap",
+        "quickstart",
+        "strategy-comparison",
+    ]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -68,7 +68,10 @@ def test_choices_after_a_buy_are_the_best_option_of_advise(name):
     for _ in range(6):
         cards = rng.choice(52, 7, replace=False).astype(np.int64)
         six, upcard = cards[:6], int(cards[6])
-        action, kept = after_buy_choice_jit(variant.arrays(), value_lists(), six, upcard, fees[6])
+        dead = np.sort(six)
+        action, kept = after_buy_choice_jit(
+            variant.arrays(), value_lists(), six, upcard, dead, fees[6]
+        )
         frame = advise(name, format_cards(six), format_card(upcard))
         thrown = [format_card(c) for i, c in enumerate(six.tolist()) if not (kept >> i) & 1]
         label = {Action.FOLD: "fold", Action.PLAY: "play", Action.REPLACE: "replace"}[action]

@@ -252,10 +252,13 @@ class KernelRounds:
         )
         self.box_f = np.zeros((boxes, engine.BOX_FLOATS))
         self.box_i = np.zeros((boxes, engine.BOX_INTS), dtype=np.int64)
+        self.antes, self.money = np.ones(boxes), np.empty(1)
 
-    def play(self, index):
-        """Per box, (won, lost, outcome, category, bonus, wager)."""
+    def play(self, index, money=np.inf):
+        """Per box, (won, lost, outcome, category, bonus, wager); ``money``: what the player
+        can pay beyond the round's stakes, in antes of 1."""
         state = np.array([engine.round_state_jit(self.key, index)], dtype=np.uint64)
+        self.money[0] = money
         engine.play_round_jit(
             self.arrays,
             self.strategy.rules,
@@ -270,6 +273,8 @@ class KernelRounds:
             *self.scratch,
             self.box_f,
             self.box_i,
+            self.antes,
+            self.money,
         )
         e = engine
         return [
