@@ -68,6 +68,9 @@ class Whole(IntEnum):
     HITS = 4
 
 
+WHOLE = len(Whole)
+
+
 # a box's result in a round (float slots, in antes): its net is WON - LOST; BONUS_NET in
 # bonus bets; MULTIPLE: what its BET pays on a win (0: not yet known)
 WON, LOST, BONUS_NET, WAGERED, FEES, MULTIPLE = range(6)
@@ -144,7 +147,7 @@ def exact_game_gain_jit(v, value, multiple, dealer, discard, used, fees):
     return total / count - (declined_won - declined_lost)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_jit(state, used, hands, dealer):
     """Deal five cards to each box (the rows of ``hands``, in order), then the dealer's
     five into ``dealer`` (his upcard last)."""
@@ -156,7 +159,7 @@ def deal_jit(state, used, hands, dealer):
         dealer[i] = draw_card_jit(state, used)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_mask_jit(cards):
     """The cards as a 52-bit mask."""
     mask = np.int64(0)
@@ -207,7 +210,7 @@ def situation_keys_jit(key, start, stop, boxes, open_boxes, class_of, perm_of, p
     return keys
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
     """(action, cards kept) on the five dealt cards (see ``play_box_jit``)."""
     if exact.options.shape[0] and seen != cards_mask_jit(hand):  # other boxes' cards seen
@@ -219,7 +222,7 @@ def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
     return decide(strategy, Point.FIRST, hand, upcard)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_or_fold(v, strategy, exact, cards, upcard, seen):
     """PLAY or FOLD on the final ``cards`` (see ``play_box_jit``)."""
     if exact.options.shape[0]:
@@ -227,7 +230,7 @@ def _play_or_fold(v, strategy, exact, cards, upcard, seen):
     return decide(strategy, Point.AFTER_DRAW, cards, upcard)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_box_jit(
     v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand, upcard, ante,
     money,
@@ -304,7 +307,7 @@ def play_box_jit(
     return cards, fees, folded
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _buy_games(
     v, strategy, game_mode, share_seen, state, hands, dealer, used, known, decisions, box_f,
     box_i, antes, money,
@@ -345,7 +348,7 @@ def _buy_games(
     return value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round_jit(
     v,
     strategy,
@@ -429,35 +432,36 @@ def play_round_jit(
             box_f[box, WAGERED] += v.game_fee
 
 
-@njit(cache=True)
-def _add_box(won, lost, bonus, wager, outcome, category, stake, out_f, out_i):
-    """Add a box's result to its sums (``out_f``, ``out_i``); returns (net, capped net)."""
+@njit(cache=True, inline="always")
+def _add_box(won, lost, bonus, wager, outcome, category, stakes, box, out_f, out_i):
+    """Add box ``box``'s result to its sums (row ``box`` of ``out_f``, ``out_i``); returns
+    (net, capped net)."""
     net = won - lost
-    out_f[NET] += net
-    out_f[NET2] += net * net
-    out_f[WAGER] += wager
-    out_f[BONUS] += bonus
-    out_f[BONUS2] += bonus * bonus
+    out_f[box, NET] += net
+    out_f[box, NET2] += net * net
+    out_f[box, WAGER] += wager
+    out_f[box, BONUS] += bonus
+    out_f[box, BONUS2] += bonus * bonus
     capped = 0.0
-    if stake[Stake.ANTE] > 0:
+    if stakes[box, Stake.ANTE] > 0:
         capped = capped_net_jit(
             won,
             lost,
             bonus,
-            stake[Stake.ANTE],
-            stake[Stake.BONUS_BET],
-            stake[Stake.MAXIMUM_PAYOUT],
-            stake[Stake.CAP_PER_BET] > 0,
+            stakes[box, Stake.ANTE],
+            stakes[box, Stake.BONUS_BET],
+            stakes[box, Stake.MAXIMUM_PAYOUT],
+            stakes[box, Stake.CAP_PER_BET] > 0,
         )
-        out_f[CAPPED] += capped
-        out_f[CAPPED2] += capped * capped
+        out_f[box, CAPPED] += capped
+        out_f[box, CAPPED2] += capped * capped
     cell = outcome * CATEGORIES + category
-    out_f[CELL_NET + cell] += net
-    out_i[CELL_COUNT + cell] += 1
+    out_f[box, CELL_NET + cell] += net
+    out_i[box, CELL_COUNT + cell] += 1
     if net > 0:
-        out_i[HITS] += 1
+        out_i[box, HITS] += 1
     half_antes = round((min(max(net, NET_LOW), NET_HIGH) - NET_LOW) * 2.0)
-    out_i[NET_COUNT + int(half_antes)] += 1
+    out_i[box, NET_COUNT + int(half_antes)] += 1
     return net, capped
 
 
@@ -509,7 +513,10 @@ def play_blocks_jit(
         box_i = np.zeros((boxes, BOX_INTS), dtype=np.int64)
         nets = np.empty(boxes)
         best = np.full(boxes + 1, -np.inf)
-        out_whole = whole[row]
+        sums_f = np.zeros((boxes, FLOATS))  # this block's sums, on this thread
+        sums_i = np.zeros((boxes, INTS), dtype=np.int64)
+        products = np.zeros((boxes, boxes))
+        sums_whole = np.zeros(WHOLE)
         ones, money = np.ones(boxes), np.empty(1)
         for index in range(start, stop):
             state[0] = round_state_jit(key, index)
@@ -523,24 +530,27 @@ def play_blocks_jit(
                 net, capped = _add_box(
                     box_f[box, WON], box_f[box, LOST], box_f[box, BONUS_NET],
                     box_f[box, WAGERED], box_i[box, OUTCOME], box_i[box, CATEGORY],
-                    stakes[box], floats[row, box], ints[row, box],
+                    stakes, box, sums_f, sums_i,
                 )  # fmt: skip
                 nets[box] = net
                 best[box] = max(best[box], net)
                 round_net += antes[box] * net
                 round_capped += capped
                 for other in range(box + 1):
-                    cross[row, box, other] += net * nets[other]
-            out_whole[Whole.NET] += round_net
-            out_whole[Whole.NET2] += round_net * round_net
+                    products[box, other] += net * nets[other]
+            sums_whole[Whole.NET] += round_net
+            sums_whole[Whole.NET2] += round_net * round_net
             if staked > 0:
-                out_whole[Whole.CAPPED] += round_capped
-                out_whole[Whole.CAPPED2] += round_capped * round_capped
+                sums_whole[Whole.CAPPED] += round_capped
+                sums_whole[Whole.CAPPED2] += round_capped * round_capped
             if round_net > 0:
-                out_whole[Whole.HITS] += 1.0
+                sums_whole[Whole.HITS] += 1.0
             best[boxes] = max(best[boxes], round_net)
-        for box in range(boxes):
-            ints[row, box, DECISION_COUNT : DECISION_COUNT + DECISIONS] += decisions[box]
+        sums_i[:, DECISION_COUNT : DECISION_COUNT + DECISIONS] += decisions
+        floats[row] = sums_f
+        ints[row] = sums_i
+        cross[row] = products
+        whole[row] = sums_whole
         largest[row] = best
 
 

@@ -7,11 +7,16 @@ numba compiles them into the machine code it caches.
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 from numba import njit, prange
 
 from ._tables import HASH_SHIFT, load_tables
 from .codes import CATEGORIES, Category
+
+# C(n, k) for n < 53, k < 6, for colex ranks of card sets
+BINOMIAL = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
 
 _TABLES = load_tables()
 FLUSH = _TABLES["flush"]
@@ -134,3 +139,12 @@ def _count_all_hands(size, ace_king):
         counts[category_jit(hand_value_jit(hand), ace_king)] += 1
         if not next_combination_jit(hand, 52):
             return counts
+
+
+@njit(cache=True)
+def set_rank_jit(cards, size):
+    """Colex rank of ``size`` distinct cards given in increasing order."""
+    rank = 0
+    for i in range(size):
+        rank += BINOMIAL[cards[i], i + 1]
+    return rank

@@ -19,25 +19,20 @@ from math import comb
 import numpy as np
 from numba import njit, prange
 
-from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
+from ._evaluator import (
+    category_jit,
+    hand_value_jit,
+    next_combination_jit,
+    set_rank_jit,
+    value5_jit,
+)
 from ._settlement import bet_multiple_jit
 from ._strategy import decide_jit
 from ._tables import cached_arrays
 from .codes import CATEGORIES, Action, Outcome, Point
 
 EXACT_TABLE_VERSION = 1
-# C(n, k) for n < 53, k < 6, for colex ranks of card sets
-BINOMIAL = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
 LIST_LENGTH = np.array([0] + [comb(52 - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
-
-
-@njit(cache=True)
-def set_rank_jit(cards, size):
-    """Colex rank of ``size`` distinct cards given in increasing order."""
-    rank = 0
-    for i in range(size):
-        rank += BINOMIAL[cards[i], i + 1]
-    return rank
 
 
 @njit(cache=True)

@@ -6,10 +6,14 @@ a box's result is ``(won, lost, outcome)``, its net being ``won - lost``.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+import functools
+from math import comb
 
-from ._evaluator import category_jit, value5_jit
+import numpy as np
+from numba import njit, prange
+
+from ._evaluator import category_jit, set_rank_jit, value5_jit
+from ._tables import cached_arrays
 from .codes import Category, DealerDiscard, Outcome
 
 
@@ -178,12 +182,26 @@ def dealer_discard_jit(v, dealer):
     """Index in ``dealer`` (5 cards) of the card the dealer exchanges when a game is bought.
 
     ``MOST_OUTS``: the card whose discard leaves most of the 47 cards
-    he has not seen giving him a qualifying hand; ties go to the lowest card.
-    ``HIGHEST``: his highest card.
+    he has not seen giving him a qualifying hand; ties go to the lowest card (looked
+    up in ``v.discards`` where the variant has the table). ``HIGHEST``: his highest card.
     """
-    order = np.argsort(dealer)
     if v.dealer_discards == DealerDiscard.HIGHEST:
-        return order[4]
+        return np.argmax(dealer)
+    if v.discards.shape[0] == 0:
+        return most_outs_discard_jit(dealer, v.qualifier)
+    ordered = np.sort(dealer)
+    card = ordered[v.discards[set_rank_jit(ordered, 5)]]
+    for i in range(5):
+        if dealer[i] == card:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def most_outs_discard_jit(dealer, qualifier):
+    """Index in ``dealer`` of the card whose discard leaves most of the 47 cards he has
+    not seen giving him a hand of at least ``qualifier``; ties go to the lowest card."""
+    order = np.argsort(dealer)
     in_hand = np.zeros(52, dtype=np.bool_)
     for card in dealer:
         in_hand[card] = True
@@ -194,9 +212,41 @@ def dealer_discard_jit(v, dealer):
         for card in range(52):
             if not in_hand[card]:
                 hand[i] = card
-                if value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4]) >= v.qualifier:
+                if value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4]) >= qualifier:
                     outs += 1
         hand[i] = dealer[i]
         if outs > best_outs:
             best, best_outs = i, outs
     return best
+
+
+@njit(cache=True, parallel=True)
+def _discard_table_jit(qualifier, out):
+    """out[rank of a hand] = the position, in the increasing hand, of the card its
+    dealer discards (most outs), for every five-card hand."""
+    for e in prange(4, 52):
+        hand = np.empty(5, dtype=np.int64)
+        hand[4] = e
+        for d in range(3, e):
+            hand[3] = d
+            for c in range(2, d):
+                hand[2] = c
+                for b in range(1, c):
+                    hand[1] = b
+                    for a in range(b):
+                        hand[0] = a
+                        out[set_rank_jit(hand, 5)] = most_outs_discard_jit(hand, qualifier)
+
+
+@functools.cache
+def discard_table(qualifier: int) -> np.ndarray:
+    """The dealer's most-outs discard of every five-card hand for a qualifier, by the
+    hand's colex rank (2,598,960 bytes, kept in the cache folder)."""
+
+    def build() -> dict[str, np.ndarray]:
+        out = np.zeros(comb(52, 5), dtype=np.uint8)
+        _discard_table_jit(qualifier, out)
+        return {"discards": out}
+
+    sources = ("_settlement.py", "_evaluator.py", "codes.py")
+    return cached_arrays(f"dealer-discards-{qualifier}", build, sources)["discards"]

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _evaluator
 from ._datafile import DataFileError, Table, data_hash, data_record, read_text
+from ._settlement import discard_table
 from .codes import FEES, Category, DealerDiscard, Fee
 from .evaluator import threshold_value
 
@@ -161,6 +162,11 @@ class Variant:
             dealer_discards=DEALER_DISCARDS.index(game.dealer_discards if game else "most-outs"),
             has_bonus=self.bonus_pays is not None,
             bonus_pays=bonus_pays,
+            discards=(
+                discard_table(self.qualifier_value)
+                if game and game.dealer_discards == "most-outs"
+                else np.zeros(0, dtype=np.uint8)
+            ),
         )
 
     @property
@@ -197,6 +203,8 @@ class VariantArrays(NamedTuple):
     dealer_discards: int
     has_bonus: bool
     bonus_pays: np.ndarray
+    discards: np.ndarray
+    """The dealer's most-outs discard by the colex rank of his hand (empty: not used)."""
 
 
 def variant_names() -> list[str]:

@@ -1,5 +1,6 @@
 import itertools
 
+import numpy as np
 import pytest
 
 from simulate import _settlement
@@ -253,6 +254,21 @@ def test_dealer_discard_against_reference(name):
         expected = discard_reference(variant, hand)
         assert parse_cards(dealer_discard(variant, hand)).tolist() == [expected]
     assert len(hands) > 100
+
+
+@pytest.mark.parametrize("name", ["six-card", "russian"])
+def test_the_discard_table_is_the_most_outs_search(name):
+    """The kernels look the dealer's discard up by his hand: the same card as searching
+    his outs, on hands in any order."""
+    variant = load_variant(name)
+    arrays = variant.arrays()
+    assert len(arrays.discards) == 2_598_960
+    rng = np.random.default_rng(8)
+    for hand in random_hands(20_000, 5, seed=8).astype("int64"):
+        hand = rng.permutation(hand)
+        assert _settlement.dealer_discard_jit(arrays, hand) == (
+            _settlement.most_outs_discard_jit(hand, variant.qualifier_value)
+        )
 
 
 @pytest.mark.parametrize(
