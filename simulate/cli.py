@@ -30,6 +30,7 @@ from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .session import sessions
 from .simulation import DEFAULT_SEED, Stake, StakePlan, run
+from .stakes import stake_plan
 from .variant import load_variant, variant_names
 
 
@@ -773,10 +774,16 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     type=click.Path(file_okay=False),
     help="Folder of report.pdf, report.html, report.json and the plots.",
 )
+@click.option(
+    "--boxes",
+    type=BoxAntes(),
+    help="Add rounds of several boxes: how many, or their antes (10,10,5).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
 @reports_bad_input
-def report_command(variant, strategy, rounds, seed, out_dir, as_json) -> None:
-    """Write the RTP report of VARIANT under a strategy: PDF and HTML."""
+def report_command(variant, strategy, rounds, seed, out_dir, boxes, as_json) -> None:
+    """Write the RTP report of VARIANT under a strategy: PDF and HTML (with --boxes, a
+    section on several boxes against one dealer)."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out}: exists and is not a folder")
@@ -786,7 +793,9 @@ def report_command(variant, strategy, rounds, seed, out_dir, as_json) -> None:
         raise InputError(f"--out {out}: cannot write in {out.resolve().parent}")
     game = load_variant(variant)
     plan = load_strategy(strategy, game)
-    report = build_report(game, plan, rounds, seed)
+    if boxes is not None:
+        stake_plan(game, boxes)  # a plan breaking the rules fails before any round is played
+    report = build_report(game, plan, rounds, seed, boxes=boxes)
     write_report(report, out)
     if as_json:
         print_json(report.figures)
@@ -796,7 +805,8 @@ def report_command(variant, strategy, rounds, seed, out_dir, as_json) -> None:
         {
             k: v
             for k, v in report.figures.items()
-            if isinstance(v, float | int | list) and k not in ("rtp_by_stake", "jurisdictions")
+            if isinstance(v, float | int | list)
+            and k not in ("rtp_by_stake", "jurisdictions", "boxes")
         }
     )
 

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -37,6 +37,7 @@ from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run
+from .stakes import StakePlan
 from .strategy import Strategy, StrategyKind
 from .strategy_text import describe_strategy
 from .variant import Variant, load_variant
@@ -54,6 +55,7 @@ SECTIONS = [
     "8. Minimum RTP by jurisdiction",
     "9. RTP by stake under the maximum payout",
     "10. Plots",
+    "11. Several boxes against one dealer",
 ]
 
 
@@ -145,8 +147,10 @@ def build_report(
     seed: int,
     threads: int | None = None,
     stake_rounds: int | None = None,
+    boxes: int | Sequence[float] | StakePlan | None = None,
 ) -> Report:
-    """Run and gather everything the report says."""
+    """Run and gather everything the report says; with ``boxes`` (as
+    :func:`simulate.simulation.run` takes them), rounds of those boxes too."""
     if rounds < MIN_ROUNDS:
         raise ValueError(
             f"a report needs at least {MIN_ROUNDS:,} rounds (two blocks) for the intervals "
@@ -216,7 +220,48 @@ def build_report(
     figures["jurisdictions"] = checks.to_dict(orient="records")
     plots = _plots(simulation, exact)
     sections = _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes)
+    if boxes is not None:
+        several = run(variant, plan, rounds, seed=seed, threads=threads, boxes=boxes)
+        if several.interrupted:
+            raise KeyboardInterrupt
+        figures["boxes"] = {
+            "stake_plan": several.plan.record(),
+            "round": several.summary,
+            "per_box": several.box_figures.to_dict(orient="records"),
+            "correlation": several.correlation.to_numpy().tolist(),
+        }
+        sections.append(_boxes_section(several))
     return Report(variant, plan, simulation, figures, sections, plots)
+
+
+def _boxes_section(result: SimulationResult) -> Section:
+    """Per-box figures, the round as a whole, and how the boxes move together."""
+    round_summary = {
+        k: result.summary[k]
+        for k in (
+            "rtp", "house_edge", "element_of_risk", "average_total_bet", "standard_deviation",
+            "standard_error", "rtp_ci95", "hit_frequency",
+        )
+    }  # fmt: skip
+    per_box = result.box_figures[
+        ["box", "kind", "ante", "rtp", "house_edge", "element_of_risk", "standard_deviation",
+         "rtp_ci95_low", "rtp_ci95_high", "hit_frequency"]
+    ]  # fmt: skip
+    antes = ", ".join(f"{ante:g}" for ante in result.plan.antes)
+    return Section(
+        SECTIONS[10],
+        [
+            f"{result.rounds:,} rounds of {result.boxes} boxes (antes {antes}; "
+            f"{result.open_boxes} open, decided in order, each seeing the earlier boxes' "
+            f"cards), seed {result.seed}. The round's figures are per ante of the round (the "
+            "boxes weighed by their antes); each box's per its own ante."
+        ],
+        [
+            ("The round", _figures_table(round_summary)),
+            ("Per box", per_box),
+            ("Correlation of the boxes' results", result.correlation.reset_index(names="")),
+        ],
+    )
 
 
 def _meets(figures: dict, minimum: float, exact: bool) -> bool:

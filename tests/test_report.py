@@ -31,10 +31,11 @@ def test_report_builds_for_every_variant(variant, tmp_path):
         "distribution.png",
     }
     text = pdf_text(out / "report.pdf")
-    for title in SECTIONS:
+    always = SECTIONS[:-1]  # the last, on several boxes, only when asked
+    for title in always:
         assert title in text, title
     html = (out / "report.html").read_text()
-    assert all(title in html for title in SECTIONS)
+    assert all(title in html for title in always) and SECTIONS[-1] not in html
     # the figures are those of the run the report states
     simulated = run(variant, strategy, 20_000, seed=5).summary
     figures = json.loads((out / "report.json").read_text())["figures"]
@@ -76,6 +77,19 @@ def test_jurisdiction_verdicts_follow_the_table(tmp_path):
     assert verdicts["Nevada"] == "meets" and verdicts["Italy"] == "fails"
 
 
+def test_report_with_several_boxes(tmp_path):
+    """--boxes adds the round of several boxes: its figures, each box's, the correlation."""
+    report = build_report("six-card", "basic", 8_192, seed=4, stake_rounds=4_096, boxes=(10, 5, 5))
+    boxes = report.figures["boxes"]
+    assert [row["kind"] for row in boxes["per_box"]] == ["open", "open", "blind"]
+    assert boxes["stake_plan"]["antes"] == [10, 5, 5]
+    assert boxes["correlation"][0][0] == pytest.approx(1.0)
+    assert report.sections[-1].title.startswith("11. Several boxes")
+    out = write_report(report, tmp_path / "r")
+    assert SECTIONS[-1] in (out / "report.html").read_text()
+    assert SECTIONS[-1] in pdf_text(out / "report.pdf")
+
+
 def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):
     report = build_report("oasis", "basic", 8_192, seed=1, stake_rounds=4_096)
     out = tmp_path / "report"
@@ -99,6 +113,7 @@ def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):
         (["report", "oasis", "--out", "{tmp}/file"], "is a file"),
         (["report", "oasis", "-n", "1", "--out", "{tmp}/r"], "at least 8,192 rounds"),
         (["report", "oasis", "--rounds", "0", "--out", "{tmp}/r"], "must be from 1 to"),
+        (["report", "six-card", "--boxes", "4", "--out", "{tmp}/r"], "at most 3 boxes"),
     ],
 )
 def test_report_bad_input(tmp_path, args, message):
