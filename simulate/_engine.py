@@ -219,7 +219,7 @@ def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
         return memo_choice_jit(exact, hand, upcard)
     if exact.plays.shape[0]:
         return (Action.PLAY if table_bet_jit(exact, hand, upcard) else Action.FOLD), 0
-    return decide(strategy, Point.FIRST, hand, upcard)
+    return decide(strategy, Point.FIRST, hand, upcard, seen)
 
 
 @njit(cache=True, inline="always")
@@ -227,7 +227,7 @@ def _play_or_fold(v, strategy, exact, cards, upcard, seen):
     """PLAY or FOLD on the final ``cards`` (see ``play_box_jit``)."""
     if exact.options.shape[0]:
         return _exact_after_draw(v, exact, cards, upcard, seen)
-    return decide(strategy, Point.AFTER_DRAW, cards, upcard)[0]
+    return decide(strategy, Point.AFTER_DRAW, cards, upcard, seen)[0]
 
 
 @njit(cache=True, inline="always")
@@ -274,7 +274,7 @@ def play_box_jit(
                 v, exact, hand, upcard, draw_fees[Fee.REPLACE], seen[0]
             )
         else:
-            action, kept = decide(strategy, Point.AFTER_BUY, hand, upcard)
+            action, kept = decide(strategy, Point.AFTER_BUY, hand, upcard, seen[0])
         if action == Action.REPLACE and money[0] - (fees + draw_fees[Fee.REPLACE]) * ante < bet:
             decisions[Decision.REFUSED] += 1
             action = _play_or_fold(v, strategy, exact, hand, upcard, seen[0])
@@ -323,17 +323,19 @@ def _buy_games(
         if box_i[box, FOLDED]:
             continue
         final = hands[box, : box_i[box, CARDS]]
+        dead = used[0] if share_seen else known[box] | dealer_mask  # every card seen
         bought = False
         if game_mode == GameMode.EXACT:
             multiple = bet_multiple_jit(v, final, box_i[box, VALUE])
             box_f[box, MULTIPLE] = multiple
-            dead = used[0] if share_seen else known[box] | dealer_mask
             gain = exact_game_gain_jit(
                 v, box_i[box, VALUE], multiple, dealer, discard, dead, box_f[box, FEES]
             )
             bought = gain > 0
         elif game_mode == GameMode.RULES:
-            bought = decide(strategy, Point.BUY_GAME, final, dealer[4])[0] == Action.BUY_THE_GAME
+            bought = (
+                decide(strategy, Point.BUY_GAME, final, dealer[4], dead)[0] == Action.BUY_THE_GAME
+            )
         if bought and not v.game_fee_is_ante:
             if money[0] < v.game_fee * antes[box]:
                 decisions[box, Decision.REFUSED] += 1
@@ -432,6 +434,22 @@ def play_round_jit(
             box_f[box, WAGERED] += v.game_fee
 
 
+@njit(cache=True)
+def round_scratch_jit(boxes):
+    """The scratch arrays of ``play_round_jit`` for rounds of ``boxes`` boxes: (stream
+    state, decision counts, hands, dealer, used cards, known cards, box floats, box ints)."""
+    return (
+        np.zeros(1, dtype=np.uint64),
+        np.zeros((boxes, DECISIONS), dtype=np.int64),
+        np.empty((boxes, 6), dtype=np.int64),
+        np.empty(5, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(boxes, dtype=np.int64),
+        np.zeros((boxes, BOX_FLOATS)),
+        np.zeros((boxes, BOX_INTS), dtype=np.int64),
+    )
+
+
 @njit(cache=True, inline="always")
 def _add_box(won, lost, bonus, wager, outcome, category, stakes, box, out_f, out_i):
     """Add box ``box``'s result to its sums (row ``box`` of ``out_f``, ``out_i``); returns
@@ -503,14 +521,7 @@ def play_blocks_jit(
     for row in prange(floats.shape[0]):
         start = (first_block + row) * BLOCK
         stop = min(start + BLOCK, rounds)
-        state = np.zeros(1, dtype=np.uint64)
-        decisions = np.zeros((boxes, DECISIONS), dtype=np.int64)
-        hands = np.empty((boxes, 6), dtype=np.int64)
-        dealer = np.empty(5, dtype=np.int64)
-        used = np.zeros(1, dtype=np.int64)
-        known = np.zeros(boxes, dtype=np.int64)
-        box_f = np.zeros((boxes, BOX_FLOATS))
-        box_i = np.zeros((boxes, BOX_INTS), dtype=np.int64)
+        state, decisions, hands, dealer, used, known, box_f, box_i = round_scratch_jit(boxes)
         nets = np.empty(boxes)
         best = np.full(boxes + 1, -np.inf)
         sums_f = np.zeros((boxes, FLOATS))  # this block's sums, on this thread

@@ -305,7 +305,7 @@ def full_game_jit(v, lists, reps, rules, optimal, counts, win_net, win_net2, pla
             play = (
                 ev > -1.0
                 if optimal
-                else decide_jit(rules, Point.FIRST, hand, upcard)[0] == Action.PLAY
+                else decide_jit(rules, Point.FIRST, hand, upcard, 0)[0] == Action.PLAY
             )
             if not play:
                 counts[row, Outcome.FOLD * CATEGORIES + category] += total

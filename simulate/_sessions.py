@@ -10,17 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._engine import (
-    BONUS_NET,
-    BOX_FLOATS,
-    BOX_INTS,
-    LOST,
-    WON,
-    play_round_jit,
-    round_state_jit,
-)
+from ._engine import BONUS_NET, LOST, WON, play_round_jit, round_scratch_jit, round_state_jit
 from ._settlement import capped_net_jit
-from .codes import DECISIONS
 from .codes import StakeSlot as Stake
 
 # what ended a session (the ``ended`` output)
@@ -75,14 +66,7 @@ def play_sessions_jit(
     antes = stakes[:, Stake.ANTE].copy()
     for row in prange(final.shape[0]):
         session = first_session + row
-        state = np.zeros(1, dtype=np.uint64)
-        decisions = np.zeros((boxes, DECISIONS), dtype=np.int64)
-        hands = np.empty((boxes, 6), dtype=np.int64)
-        dealer = np.empty(5, dtype=np.int64)
-        used = np.zeros(1, dtype=np.int64)
-        known = np.zeros(boxes, dtype=np.int64)
-        box_f = np.zeros((boxes, BOX_FLOATS))
-        box_i = np.zeros((boxes, BOX_INTS), dtype=np.int64)
+        state, decisions, hands, dealer, used, known, box_f, box_i = round_scratch_jit(boxes)
         money = np.empty(1)
         balance, peak, fall = bankroll, bankroll, 0.0
         end, count = PLAYED_OUT, 0

@@ -35,8 +35,9 @@ KEEP_HIGHEST, KEEP_BEST_FIVE = 9, 10
     KEEP,
     KEEP_COUNT,
     THROW,
-) = range(13)
-RULE_COLUMNS = 13
+    SEEN_UPCARD_RANK,
+) = range(14)
+RULE_COLUMNS = 14
 
 _ANY_CATEGORY = (1 << len(Category)) - 1
 _ALL_RANKS = (1 << 13) - 1
@@ -262,18 +263,31 @@ def keep_mask_jit(cards, keep, keep_count):
 
 
 @njit(cache=True)
-def decide_jit(rules, point, cards, upcard):
+def seen_of_rank_jit(seen, cards, rank):
+    """How many cards of ``rank`` the 52-bit mask ``seen`` holds outside ``cards``."""
+    count = 0
+    for suit in range(4):
+        card = 4 * rank + suit
+        if (seen >> card) & 1 and not np.any(cards == card):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def decide_jit(rules, point, cards, upcard, seen):
     """(action, keep mask) of the first matching rule of a decision point.
 
-    The keep mask holds the positions of the cards kept (for an exchange or
-    a replacement). Strategies end each point with a rule without
-    conditions, so one always matches.
+    ``seen``: the cards the player has seen besides ``cards`` and the upcard (his other
+    boxes, his discards), a 52-bit mask. The keep mask holds the positions of the
+    cards kept (for an exchange or a replacement). Strategies end each point with a
+    rule without conditions, so one always matches.
     """
     value = hand_value_jit(cards)
     category = category_jit(value, True)
     ranks = _rank_mask(cards)
     draws = -1  # computed when a rule asks
     up_rank = upcard >> 2
+    up_rank_seen = seen_of_rank_jit(seen & ~(np.int64(1) << upcard), cards, up_rank)
     for r in range(rules.shape[0]):
         rule = rules[r]
         if rule[POINT] != point:
@@ -289,6 +303,8 @@ def decide_jit(rules, point, cards, upcard):
         if not (rule[UPCARD] >> up_rank) & 1:
             continue
         if rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES]:
+            continue
+        if not (rule[SEEN_UPCARD_RANK] >> up_rank_seen) & 1:
             continue
         if rule[DRAWS]:
             if draws < 0:
@@ -310,20 +326,23 @@ def decide_jit(rules, point, cards, upcard):
     return Action.FOLD, 0
 
 
-def decide(strategy, point, cards, upcard):
+def decide(strategy, point, cards, upcard, seen):
     """(action, keep mask) of a strategy: ``decide_jit`` for a rule array, else the
     call of a numba-compiled function ``strategy(point, cards, upcard)`` on a copy of
-    the cards. Kernels are compiled once per kind of strategy; a rule array's are cached."""
+    the cards (which does not see ``seen``). Kernels are compiled once per kind of
+    strategy; a rule array's are cached."""
     raise NotImplementedError("called from numba kernels only")
 
 
 @overload(decide, jit_options={"cache": True})
-def _decide(strategy, point, cards, upcard):
+def _decide(strategy, point, cards, upcard, seen):
     if isinstance(strategy, types.Array):
-        return lambda strategy, point, cards, upcard: decide_jit(strategy, point, cards, upcard)
+        return lambda strategy, point, cards, upcard, seen: decide_jit(
+            strategy, point, cards, upcard, seen
+        )
     if isinstance(strategy, types.Dispatcher):
 
-        def call(strategy, point, cards, upcard):
+        def call(strategy, point, cards, upcard, seen):
             action, kept = strategy(point, cards.copy(), upcard)
             return np.int64(action), np.int64(kept)
 

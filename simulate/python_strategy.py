@@ -61,7 +61,7 @@ CHECK_SEED = 20261130
 @njit
 def _answers(strategy, point, cards, upcards, out):
     for i in range(cards.shape[0]):
-        out[i, 0], out[i, 1] = decide(strategy, point, cards[i], upcards[i])
+        out[i, 0], out[i, 1] = decide(strategy, point, cards[i], upcards[i], 0)
 
 
 def _innermost(message: str) -> str:

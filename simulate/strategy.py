@@ -82,6 +82,7 @@ CONDITIONS = (
     "holds_any",
     "upcard",
     "upcard_matches",
+    "seen_upcard_rank",
 )
 
 
@@ -230,6 +231,22 @@ def _hand_threshold(rule: Table, key: str) -> int | None:
         raise rule.error(key, str(error)) from None
 
 
+def _counts(rule: Table, key: str, most: int) -> int:
+    """A count or a list of counts from 0 to ``most``, as a mask (0: not given)."""
+    value = rule.data.get(key)
+    if value is None:
+        return 0
+    rule.data.pop(key)
+    counts = [value] if isinstance(value, int) else value
+    if not (
+        isinstance(counts, list)
+        and counts
+        and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= most for c in counts)
+    ):
+        raise rule.error(key, f"must be a count from 0 to {most} or a list of them, got {value!r}")
+    return sum(1 << c for c in set(counts))
+
+
 def _names(rule: Table, key: str, allowed) -> list[str]:
     value = rule.data.get(key)
     if value is None:
@@ -285,6 +302,7 @@ def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
     row[k.UPCARD] = _ranks(rule, "upcard") or (1 << 13) - 1
     matches = rule.data.get("upcard_matches")
     row[k.UPCARD_MATCHES] = -1 if matches is None else int(rule.flag("upcard_matches"))
+    row[k.SEEN_UPCARD_RANK] = _counts(rule, "seen_upcard_rank", 3) or 15
     row[k.KEEP], row[k.KEEP_COUNT], row[k.THROW] = k.KEEP_NONE, 0, 0
     if action in ("exchange", "replace"):
         _keep(rule, row, action, variant)

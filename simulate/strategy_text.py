@@ -20,6 +20,7 @@ CONDITION_WORDS = {
     "holds": "the player holds the ranks {}",
     "holds_any": "the player holds one of the ranks {}",
     "upcard": "the upcard's rank is one of {}",
+    "seen_upcard_rank": "the player has seen {} other cards of the upcard's rank",
 }
 
 
@@ -36,7 +37,7 @@ def _rule_words(rule: dict) -> str:
         if key in rule:
             value = rule[key]
             conditions.append(
-                template.format(" or ".join(value) if isinstance(value, list) else value)
+                template.format(" or ".join(map(str, value)) if isinstance(value, list) else value)
             )
     if "upcard_matches" in rule:
         conditions.append(

@@ -27,8 +27,10 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
     def draw():
         return int(engine.draw_card_jit(state, used))
 
-    def decide(point, cards):
-        return k.decide_jit(strategy.rules, point, np.array(cards, dtype=np.int64), dealer[4])
+    def decide(point, cards, seen):
+        mask = np.int64(sum(1 << c for c in seen))
+        cards = np.array(cards, dtype=np.int64)
+        return k.decide_jit(strategy.rules, point, cards, dealer[4], mask)
 
     hands = [[draw() for _ in range(5)] for _ in range(boxes)]
     dealer = [draw() for _ in range(5)]
@@ -36,7 +38,8 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
     for box, dealt in enumerate(hands):
         drawn_before = used[0]
         if box < open_boxes:
-            hand, fees, folded, taken = _play_box(game, dealt, decide, draw)
+            before = seen_before if share_seen else set()
+            hand, fees, folded, taken = _play_box(game, dealt, decide, draw, before)
         else:
             hand, fees, folded, taken = dealt, 0.0, False, ["blind play"]
         drawn = {c for c in range(52) if (used[0] & ~drawn_before) >> c & 1}
@@ -50,9 +53,9 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
         for box, (hand, fees, folded, taken, known) in enumerate(boxes_played):
             if folded:
                 continue
+            dealt = {c for c in range(52) if used[0] >> c & 1}
+            dead = dealt if share_seen else known | set(dealer)  # every card seen
             if strategy.game_mode == GameMode.EXACT:
-                dealt = {c for c in range(52) if used[0] >> c & 1}
-                dead = dealt if share_seen else known | set(dealer)
                 unseen = named(c for c in range(52) if c not in dead)
                 declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
                 gains = [
@@ -68,7 +71,7 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
                 ]
                 bought[box] = sum(gains) / len(gains) > declined
             elif strategy.game_mode == GameMode.RULES:
-                bought[box] = decide(Point.BUY_GAME, hand)[0] == Action.BUY_THE_GAME
+                bought[box] = decide(Point.BUY_GAME, hand, dead)[0] == Action.BUY_THE_GAME
             taken.append("bought game" if bought[box] else "declined game")
         if any(bought):
             after = [format_card(draw()) if c == discard else c for c in named(dealer)]
@@ -87,10 +90,18 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
     return results
 
 
-def _play_box(game, dealt, decide, draw):
-    """(final hand, fees, folded, decisions taken) of an open box."""
+def _play_box(game, dealt, decide, draw, seen_before):
+    """(final hand, fees, folded, decisions taken) of an open box, the cards of
+    ``seen_before`` seen on earlier boxes."""
     hand, taken, fees, folded = list(dealt), [], 0.0, False
-    action, kept = decide(Point.FIRST, hand)
+    seen = set(seen_before) | set(dealt)
+
+    def drawn():
+        card = draw()
+        seen.add(card)
+        return card
+
+    action, kept = decide(Point.FIRST, hand, seen)
     if action == Action.FOLD:
         folded = True
         taken.append("fold")
@@ -99,23 +110,23 @@ def _play_box(game, dealt, decide, draw):
     elif action == Action.BUY:
         taken.append("buy")
         fees += oracle.fee(game, "buy")
-        hand.append(draw())
-        action, kept = decide(Point.AFTER_BUY, hand)
+        hand.append(drawn())
+        action, kept = decide(Point.AFTER_BUY, hand, seen)
         if action == Action.REPLACE:
             taken.append("replace")
             fees += oracle.fee(game, "replace")
-            hand = [card if kept >> i & 1 else draw() for i, card in enumerate(hand)]
-            action, kept = decide(Point.AFTER_DRAW, hand)
+            hand = [card if kept >> i & 1 else drawn() for i, card in enumerate(hand)]
+            action, kept = decide(Point.AFTER_DRAW, hand, seen)
         folded = action == Action.FOLD
         taken.append("fold after draw" if folded else "play after draw")
     else:
         thrown = 5 - bin(kept).count("1")
         taken.append(f"exchange {thrown}")
-        hand = [card if kept >> i & 1 else draw() for i, card in enumerate(hand)]
+        hand = [card if kept >> i & 1 else drawn() for i, card in enumerate(hand)]
         fees += oracle.fee(game, "exchange", thrown)
         if oracle.forces_bet(game, thrown):
             taken.append("forced play")
         else:
-            folded = decide(Point.AFTER_DRAW, hand)[0] == Action.FOLD
+            folded = decide(Point.AFTER_DRAW, hand, seen)[0] == Action.FOLD
             taken.append("fold after draw" if folded else "play after draw")
     return hand, fees, folded, taken

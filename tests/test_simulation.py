@@ -127,6 +127,33 @@ def test_fold_everything_returns_nothing(tmp_path):
 
 
 STRATEGY_FILES = {
+    # rules on the cards seen on earlier boxes
+    "oasis-seen": (
+        "oasis",
+        """
+name = "seen-upcard"
+variant = "oasis"
+[[first]]
+action = "exchange"
+keep = "four-flush"
+seen_upcard_rank = 0
+[[first]]
+action = "play"
+at_least = "ace-king"
+seen_upcard_rank = [1, 2, 3]
+[[first]]
+action = "play"
+at_least = "pair"
+[[first]]
+action = "fold"
+[[after_draw]]
+action = "play"
+at_least = "pair"
+seen_upcard_rank = [0, 1]
+[[after_draw]]
+action = "fold"
+""",
+    ),
     # every decision path: buy and replace, exchanges, forced BET, bought games by rules
     "six-card-replace": (
         "six-card",

@@ -6,6 +6,7 @@ from simulate.cards import parse_cards
 from simulate.catalog import load_strategy, strategy_names
 from simulate.codes import Action, Point
 from simulate.strategy import Strategy, StrategyError
+from simulate.strategy_text import describe_strategy
 
 VARIANTS = ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]
 
@@ -114,12 +115,40 @@ action = "fold"
 """)
     rules = load_strategy(path, "oasis").rules
     up = int(parse_cards("Kc")[0])
-    assert k.decide_jit(rules, Point.FIRST, cards("Ah Kd Jh 8s 3c"), up)[0] == Action.PLAY
-    assert k.decide_jit(rules, Point.FIRST, cards("Ah Qd Jh 8s 3c"), up)[0] == Action.FOLD
-    action, kept = k.decide_jit(rules, Point.FIRST, cards("Ah 2h Jh 8h 3c"), up)
+    assert k.decide_jit(rules, Point.FIRST, cards("Ah Kd Jh 8s 3c"), up, 0)[0] == Action.PLAY
+    assert k.decide_jit(rules, Point.FIRST, cards("Ah Qd Jh 8s 3c"), up, 0)[0] == Action.FOLD
+    action, kept = k.decide_jit(rules, Point.FIRST, cards("Ah 2h Jh 8h 3c"), up, 0)
     assert action == Action.EXCHANGE and kept == 0b01111
     low = int(parse_cards("4d")[0])
-    assert k.decide_jit(rules, Point.FIRST, cards("Ah Qd Jh 8s 3c"), low)[0] == Action.PLAY
+    assert k.decide_jit(rules, Point.FIRST, cards("Ah Qd Jh 8s 3c"), low, 0)[0] == Action.PLAY
+
+
+def test_rules_on_the_cards_seen_on_other_boxes(tmp_path):
+    """``seen_upcard_rank``: how many cards of the upcard's rank the player has seen
+    besides his hand (his other boxes, his discards); the upcard itself never counts."""
+    path = tmp_path / "seen.toml"
+    path.write_text("""
+name = "seen"
+variant = "oasis"
+[[first]]
+action = "play"
+at_least = "ace-king"
+seen_upcard_rank = [2, 3]
+[[first]]
+action = "fold"
+""")
+    strategy = load_strategy(path, "oasis")
+    hand, up = cards("Ah Kd Jh 8s 3c"), int(parse_cards("Qc")[0])
+    seen = {
+        text: sum(1 << int(c) for c in parse_cards(text)) for text in ["Qd", "Qd Qh", "Qc Qd 7s"]
+    }
+    assert k.decide_jit(strategy.rules, Point.FIRST, hand, up, 0)[0] == Action.FOLD
+    assert k.decide_jit(strategy.rules, Point.FIRST, hand, up, seen["Qd"])[0] == Action.FOLD
+    assert k.decide_jit(strategy.rules, Point.FIRST, hand, up, seen["Qd Qh"])[0] == Action.PLAY
+    assert k.decide_jit(strategy.rules, Point.FIRST, hand, up, seen["Qc Qd 7s"])[0] == Action.FOLD
+    assert "has seen 2 or 3 other cards of the upcard's rank" in " ".join(
+        describe_strategy(strategy)
+    )
 
 
 def strategy_file(tmp_path, text):
@@ -156,6 +185,12 @@ def strategy_file(tmp_path, text):
             'name = "x"\nvariant = "oasis"\n[[first]]\naction = "play"\nat_leest = "pair"\n'
             '[[first]]\naction = "fold"\n',
             "first rule 1.at_leest: unknown key",
+        ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "play"\nseen_upcard_rank = 4\n'
+            '[[first]]\naction = "fold"\n',
+            "first rule 1.seen_upcard_rank: must be a count from 0 to 3 or a list of them, got 4",
         ),
         (
             "oasis",
