@@ -328,10 +328,15 @@ def decide_jit(rules, point, cards, upcard, seen):
 
 def decide(strategy, point, cards, upcard, seen):
     """(action, keep mask) of a strategy: ``decide_jit`` for a rule array, else the
-    call of a numba-compiled function ``strategy(point, cards, upcard)`` on a copy of
-    the cards (which does not see ``seen``). Kernels are compiled once per kind of
-    strategy; a rule array's are cached."""
+    call of a numba-compiled function ``strategy(point, cards, upcard)`` (or, taking a
+    fourth argument, ``strategy(point, cards, upcard, seen)``) on a copy of the cards.
+    Kernels are compiled once per kind of strategy; a rule array's are cached."""
     raise NotImplementedError("called from numba kernels only")
+
+
+def takes_seen(function) -> bool:
+    """Whether a strategy function takes the cards seen, as a fourth argument."""
+    return function.py_func.__code__.co_argcount == 4
 
 
 @overload(decide, jit_options={"cache": True})
@@ -340,6 +345,13 @@ def _decide(strategy, point, cards, upcard, seen):
         return lambda strategy, point, cards, upcard, seen: decide_jit(
             strategy, point, cards, upcard, seen
         )
+    if isinstance(strategy, types.Dispatcher) and takes_seen(strategy.dispatcher):
+
+        def call_seeing(strategy, point, cards, upcard, seen):
+            action, kept = strategy(point, cards.copy(), upcard, seen)
+            return np.int64(action), np.int64(kept)
+
+        return call_seeing
     if isinstance(strategy, types.Dispatcher):
 
         def call(strategy, point, cards, upcard, seen):

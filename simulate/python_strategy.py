@@ -11,7 +11,8 @@
 >>> result = run("caribbean", pair_or_better, 100_000)
 
 The function is called at each decision point the strategy reaches, as
-``decide(point, cards, upcard) -> (action, kept)``:
+``decide(point, cards, upcard) -> (action, kept)`` (or ``decide(point, cards,
+upcard, seen)``):
 
 - ``point``: a :class:`~simulate.codes.Point`: ``FIRST`` on the five dealt
   cards, ``AFTER_BUY`` on six cards after buying one, ``AFTER_DRAW`` after an
@@ -20,6 +21,9 @@ The function is called at each decision point the strategy reaches, as
 - ``cards``: the player's cards, an int64 array (a copy), card = 4 x rank +
   suit, rank 0 (deuce) to 12 (ace), suits c d h s;
 - ``upcard``: the dealer's upcard;
+- ``seen`` (when the function takes it): the other cards the player has seen, a
+  52-bit int64 mask (bit c: card c): his other boxes' cards and his discards (and
+  at ``BUY_GAME`` the dealer's hand);
 - it returns an :class:`~simulate.codes.Action` and, for ``EXCHANGE`` and
   ``REPLACE``, the positions of the cards kept as a bit mask (bit i: cards[i]).
 
@@ -45,7 +49,7 @@ from numba.core.errors import NumbaError
 from numba.core.registry import CPUDispatcher
 
 from ._evaluator import category_jit, hand_value_jit
-from ._strategy import decide
+from ._strategy import decide, takes_seen
 from .cards import format_card, format_cards
 from .codes import Action, GameMode, Point
 from .strategy import Strategy, StrategyError, StrategyKind, offered_actions
@@ -121,8 +125,9 @@ def _check(function: Callable, name: str, variant: Variant, game_mode: GameMode)
         try:
             _answers(function, int(point), cards, upcards, out)
         except NumbaError as error:
+            arguments = "point, cards, upcard" + (", seen" if takes_seen(function) else "")
             raise StrategyError(
-                f"strategy {name!r}: numba cannot compile it as decide(point, cards, upcard) "
+                f"strategy {name!r}: numba cannot compile it as decide({arguments}) "
                 f"-> (action, kept): {_innermost(str(error))}"
             ) from None
         for i in range(CHECKED_DEALS):
@@ -151,6 +156,11 @@ def python_strategy(
         raise StrategyError(
             f"strategy {name!r}: a strategy function must be compiled by numba "
             "(decorate it with @numba.njit)"
+        )
+    if function.py_func.__code__.co_argcount not in (3, 4):
+        raise StrategyError(
+            f"strategy {name!r}: a strategy function takes (point, cards, upcard) or "
+            "(point, cards, upcard, seen)"
         )
     if buy_game not in GAME_DECISIONS:
         raise StrategyError(

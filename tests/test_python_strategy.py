@@ -78,6 +78,41 @@ def forgets_the_upcard(point, cards):
     return Action.PLAY, 0
 
 
+@numba.njit
+def misreads_seen(point, cards, upcard, seen):
+    return Action.PLAY, seen.size
+
+
+@numba.njit
+def sevens_seen(point, cards, upcard, seen):
+    """Oasis: play ace-king or better when two or three cards of the upcard's rank are
+    seen besides the hand, else fold (the rule ``seen_upcard_rank = [2, 3]``)."""
+    count = 0
+    for suit in range(4):
+        card = 4 * (upcard // 4) + suit
+        if card != upcard and (seen >> card) & 1 and not (cards == card).any():
+            count += 1
+    category = category_jit(hand_value_jit(cards), True)
+    if point == Point.FIRST and category >= Category.ACE_KING and count >= 2:
+        return Action.PLAY, 0
+    return Action.FOLD, 0
+
+
+def test_a_function_taking_the_seen_cards_plays_as_its_rules_on_several_boxes():
+    rules = {
+        "name": "seen",
+        "variant": "oasis",
+        "first": [
+            {"action": "play", "at_least": "ace-king", "seen_upcard_rank": [2, 3]},
+            {"action": "fold"},
+        ],
+    }
+    by_rules = run("oasis", Strategy.from_dict(rules, "oasis"), 20_000, seed=6, boxes=3)
+    by_function = run("oasis", sevens_seen, 20_000, seed=6, boxes=3)
+    assert np.array_equal(by_function.floats, by_rules.floats)
+    assert by_rules.decisions.set_index("decision")["count"]["play"] > 0
+
+
 @pytest.mark.parametrize(
     ("variant", "function", "rules"),
     [
@@ -120,7 +155,12 @@ def test_the_output_records_the_function_and_its_source():
         (
             "caribbean",
             forgets_the_upcard,
-            "numba cannot compile .*: too many positional arguments",
+            "takes \\(point, cards, upcard\\) or \\(point, cards, upcard, seen\\)",
+        ),
+        (
+            "caribbean",
+            misreads_seen,
+            "numba cannot compile it as decide\\(point, cards, upcard, seen\\)",
         ),
     ],
 )
