@@ -3,12 +3,15 @@ sampled gains of the longer exchanges, and the estimate against an enumerable ga
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from simulate import _situation as kernels
+from simulate import optimal_sampled
+from simulate._io import read_keyed_npz
 from simulate.cli import main
 from simulate.exact import first_options, value_lists
 from simulate.optimal_game import exact_optimal_game, situation_tables, supports_exact_draws
@@ -24,6 +27,8 @@ from simulate.optimal_sampled import (
     situation_gains,
 )
 from simulate.variant import load_variant, with_draws_up_to
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 
 def test_the_short_draw_game_is_a_variant_of_its_own():
@@ -195,3 +200,16 @@ def test_the_command_measures_a_variant_with_long_exchanges(cheap_exchanges, tmp
     assert data["short_draws"]["variant"]["name"] == "cheap-oasis-draws2"
     assert (tmp_path / "out" / "exact-optimal.json").exists()
     assert (tmp_path / "out" / "optimal-samples-seed1.npz").exists()
+
+
+@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125"])
+def test_the_committed_checkpoints_are_keyed_to_this_code(name):
+    """results/ keeps the enumerated short game and the samples of the shipped figures,
+    keyed by the kernels that made them: a change to those kernels must show it gives
+    the same numbers and re-key them, else they would be recomputed from nothing."""
+    variant = load_variant(name)
+    folder = RESULTS / name
+    short = with_draws_up_to(variant, 2)
+    assert read_keyed_npz(folder / "optimal-draws2.npz", optimal_sampled._key(short))
+    samples = f"{optimal_sampled._key(variant)}-2-None-1"
+    assert read_keyed_npz(folder / "optimal-samples-seed1.npz", samples)
