@@ -434,7 +434,7 @@ def play_round_jit(
             box_f[box, WAGERED] += v.game_fee
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def round_scratch_jit(boxes):
     """The scratch arrays of ``play_round_jit`` for rounds of ``boxes`` boxes: (stream
     state, decision counts, hands, dealer, used cards, known cards, box floats, box ints)."""

@@ -38,6 +38,7 @@ KEEP_HIGHEST, KEEP_BEST_FIVE = 9, 10
     SEEN_UPCARD_RANK,
 ) = range(14)
 RULE_COLUMNS = 14
+ANY_COUNT = 15  # SEEN_UPCARD_RANK of a rule without the condition: counts 0 to 3
 
 _ANY_CATEGORY = (1 << len(Category)) - 1
 _ALL_RANKS = (1 << 13) - 1
@@ -265,12 +266,12 @@ def keep_mask_jit(cards, keep, keep_count):
 @njit(cache=True)
 def seen_of_rank_jit(seen, cards, rank):
     """How many cards of ``rank`` the 52-bit mask ``seen`` holds outside ``cards``."""
-    count = 0
-    for suit in range(4):
-        card = 4 * rank + suit
-        if (seen >> card) & 1 and not np.any(cards == card):
-            count += 1
-    return count
+    held = 0
+    for card in cards:
+        if card >> 2 == rank:
+            held |= np.int64(1) << card
+    outside = (seen & ~held) >> (4 * rank)
+    return (outside & 1) + ((outside >> 1) & 1) + ((outside >> 2) & 1) + ((outside >> 3) & 1)
 
 
 @njit(cache=True)
@@ -287,7 +288,7 @@ def decide_jit(rules, point, cards, upcard, seen):
     ranks = _rank_mask(cards)
     draws = -1  # computed when a rule asks
     up_rank = upcard >> 2
-    up_rank_seen = seen_of_rank_jit(seen & ~(np.int64(1) << upcard), cards, up_rank)
+    up_rank_seen = -1  # computed when a rule asks
     for r in range(rules.shape[0]):
         rule = rules[r]
         if rule[POINT] != point:
@@ -304,8 +305,11 @@ def decide_jit(rules, point, cards, upcard, seen):
             continue
         if rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES]:
             continue
-        if not (rule[SEEN_UPCARD_RANK] >> up_rank_seen) & 1:
-            continue
+        if rule[SEEN_UPCARD_RANK] != ANY_COUNT:
+            if up_rank_seen < 0:
+                up_rank_seen = seen_of_rank_jit(seen & ~(np.int64(1) << upcard), cards, up_rank)
+            if not (rule[SEEN_UPCARD_RANK] >> up_rank_seen) & 1:
+                continue
         if rule[DRAWS]:
             if draws < 0:
                 draws = draws_jit(cards)

@@ -302,7 +302,7 @@ def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
     row[k.UPCARD] = _ranks(rule, "upcard") or (1 << 13) - 1
     matches = rule.data.get("upcard_matches")
     row[k.UPCARD_MATCHES] = -1 if matches is None else int(rule.flag("upcard_matches"))
-    row[k.SEEN_UPCARD_RANK] = _counts(rule, "seen_upcard_rank", 3) or 15
+    row[k.SEEN_UPCARD_RANK] = _counts(rule, "seen_upcard_rank", 3) or k.ANY_COUNT
     row[k.KEEP], row[k.KEEP_COUNT], row[k.THROW] = k.KEEP_NONE, 0, 0
     if action in ("exchange", "replace"):
         _keep(rule, row, action, variant)
