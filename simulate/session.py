@@ -1,7 +1,7 @@
 """Sessions: a bankroll played round after round, with a stop-loss and a stop-win.
 
 >>> result = sessions("oasis", "basic", bankroll=100, boxes=(5, 5), rounds=50,
-...                   count=2_000, seed=1)
+...                   count=500, seed=1)
 >>> 0 <= result.summary["probability_of_ruin"] <= 1
 True
 """

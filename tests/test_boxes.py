@@ -97,7 +97,7 @@ def test_box_one_of_several_has_the_one_box_rtp():
     one-box game's, the exact figure, within its interval (the later boxes decided on
     their own cards, from the memo: quicker)."""
     exact_rtp = 0.988353  # results/oasis/exact-optimal.json, rounded to 1e-6
-    result = run("oasis", "optimal", 150_000, seed=21, boxes=3, share_seen=False)
+    result = run("oasis", "optimal", 100_000, seed=21, boxes=3, share_seen=False)
     box_one = result.box_figures.iloc[0]
     assert abs(box_one["rtp"] - exact_rtp) <= Z999 * box_one["standard_error"] + 1e-6
 
@@ -115,7 +115,7 @@ def test_information_value_of_exact_decisions():
     """Optimal Oasis: the first box sees nothing earlier, so its value is exactly 0; the
     second box decides every option exactly with the first box's cards dead; the values
     are paired differences on the same deals."""
-    table = information_value("oasis", "optimal", 600, boxes=2, seed=5)
+    table = information_value("oasis", "optimal", 300, boxes=2, seed=5)
     first = table.iloc[0]
     assert first["value"] == 0.0
     assert table["box"].tolist() == ["1", "2", "round"]

@@ -116,8 +116,8 @@ def test_a_function_taking_the_seen_cards_plays_as_its_rules_on_several_boxes():
 @pytest.mark.parametrize(
     ("variant", "function", "rules"),
     [
+        # the engine compiles once per function (tens of seconds): one here, with draws
         ("oasis", four_flush, OASIS_RULES),
-        ("caribbean", pair_or_better, "pair-or-better"),
     ],
 )
 def test_a_function_plays_as_its_rule_strategy_bit_for_bit(variant, function, rules):
@@ -140,8 +140,8 @@ def test_comparisons_take_functions_beside_named_strategies():
 
 
 def test_the_output_records_the_function_and_its_source():
-    record = run("caribbean", pair_or_better, 4096, seed=1).to_json()["strategy"]
-    assert record["name"] == "pair_or_better"
+    record = run("oasis", four_flush, 4096, seed=1).to_json()["strategy"]
+    assert record["name"] == "four_flush"
     assert record["rules"]["kind"] == "python"
     ast.parse(record["rules"]["source"])
     assert len(record["rules"]["source_sha256"]) == 64
