@@ -58,8 +58,8 @@ INTS = NET_COUNT + NET_BINS
 
 
 class Whole(IntEnum):
-    """Sums of a block of the round as a whole (floats): its net per ante of the round,
-    its capped net in currency, how many rounds won."""
+    """Sums of a block of the round as a whole (floats): its net (the boxes' nets times
+    their antes), its capped net in currency, how many rounds won."""
 
     NET = 0
     NET2 = 1

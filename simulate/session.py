@@ -20,7 +20,6 @@ import pandas as pd
 from . import __version__
 from . import _sessions as kernels
 from .catalog import load_strategy
-from .codes import STAKE_SLOTS, StakeSlot
 from .simulation import DEFAULT_SEED, _key
 from .stakes import StakePlan, stake_plan
 from .strategy import Strategy
@@ -31,19 +30,6 @@ __all__ = ["SessionResult", "sessions"]
 ENDINGS = ["played out", "ruined", "stop-loss", "stop-win"]
 PATHS = 50  # sessions whose bankroll is kept round by round, for plots
 CHUNK = 1024  # sessions per kernel call
-
-
-def _stakes(variant: Variant, plan: StakePlan) -> np.ndarray:
-    """The plan's stakes in currency, whatever its account (capped where it has one)."""
-    cap = np.inf
-    if plan.account is not None and variant.accounts[plan.account].max_payout is not None:
-        cap = variant.accounts[plan.account].max_payout
-    slots = np.zeros((plan.boxes, STAKE_SLOTS))
-    slots[:, StakeSlot.ANTE] = plan.antes
-    slots[:, StakeSlot.BONUS_BET] = [plan.bonus_bet(box) for box in range(plan.boxes)]
-    slots[:, StakeSlot.MAXIMUM_PAYOUT] = cap
-    slots[:, StakeSlot.CAP_PER_BET] = variant.payout_cap == "bet"
-    return slots
 
 
 def sessions(
@@ -73,7 +59,7 @@ def sessions(
     variant = load_variant(variant)
     strategy = load_strategy(strategy, variant)
     plan = stake_plan(variant, boxes)
-    stakes = _stakes(variant, plan)
+    stakes = plan.currency_arrays(variant)
     up_front = float(kernels.up_front_jit(variant.arrays(), stakes, plan.open_boxes(variant)))
     _check(bankroll, up_front, rounds, count, stop_loss, stop_win)
     floor = -np.inf if stop_loss is None else bankroll - stop_loss

@@ -117,15 +117,19 @@ class StakePlan:
     def arrays(self, variant: Variant) -> np.ndarray:
         """Per box, the slots ``codes.StakeSlot`` the kernels read: in currency with an
         account (its cap applies), else all 0 (nothing capped)."""
-        slots = np.zeros((self.boxes, STAKE_SLOTS))
         if self.account is None:
-            return slots
-        cap = variant.accounts[self.account].max_payout
-        for box in range(self.boxes):
-            slots[box, StakeSlot.ANTE] = self.antes[box]
-            slots[box, StakeSlot.BONUS_BET] = self.bonus_bet(box)
-            slots[box, StakeSlot.MAXIMUM_PAYOUT] = np.inf if cap is None else cap
-            slots[box, StakeSlot.CAP_PER_BET] = variant.payout_cap == "bet"
+            return np.zeros((self.boxes, STAKE_SLOTS))
+        return self.currency_arrays(variant)
+
+    def currency_arrays(self, variant: Variant) -> np.ndarray:
+        """The slots ``codes.StakeSlot`` per box, the antes taken as currency whatever the
+        account (its maximum payout where there is one, else no cap)."""
+        cap = None if self.account is None else variant.accounts[self.account].max_payout
+        slots = np.zeros((self.boxes, STAKE_SLOTS))
+        slots[:, StakeSlot.ANTE] = self.antes
+        slots[:, StakeSlot.BONUS_BET] = [self.bonus_bet(box) for box in range(self.boxes)]
+        slots[:, StakeSlot.MAXIMUM_PAYOUT] = np.inf if cap is None else cap
+        slots[:, StakeSlot.CAP_PER_BET] = variant.payout_cap == "bet"
         return slots
 
     def record(self) -> dict:
