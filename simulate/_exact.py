@@ -33,6 +33,8 @@ from .codes import CATEGORIES, Action, Outcome, Point
 
 EXACT_TABLE_VERSION = 1
 LIST_LENGTH = np.array([0] + [comb(52 - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
+DEALER_HANDS = comb(46, 4)
+"""The dealer's hidden cards against five player cards and the upcard."""
 
 
 @njit(cache=True)
@@ -299,15 +301,13 @@ def full_game_jit(v, lists, reps, rules, optimal, counts, win_net, win_net2, pla
                 or (upcard == hand[3] or upcard == hand[4])
             ):
                 continue
+            if not optimal and decide_jit(rules, Point.FIRST, hand, upcard, 0)[0] != Action.PLAY:
+                counts[row, Outcome.FOLD * CATEGORIES + category] += DEALER_HANDS
+                continue
             ev, total, no_qualify, win, push, loss = play_ev_jit(
                 v, lists, hand, value, multiple, upcard, dead, 5
             )
-            play = (
-                ev > -1.0
-                if optimal
-                else decide_jit(rules, Point.FIRST, hand, upcard, 0)[0] == Action.PLAY
-            )
-            if not play:
+            if optimal and ev <= -1.0:
                 counts[row, Outcome.FOLD * CATEGORIES + category] += total
                 continue
             plays[row, upcard] = True

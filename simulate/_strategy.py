@@ -332,15 +332,31 @@ def decide_jit(rules, point, cards, upcard, seen):
 
 def decide(strategy, point, cards, upcard, seen):
     """(action, keep mask) of a strategy: ``decide_jit`` for a rule array, else the
-    call of a numba-compiled function ``strategy(point, cards, upcard)`` (or, taking a
-    fourth argument, ``strategy(point, cards, upcard, seen)``) on a copy of the cards.
-    Kernels are compiled once per kind of strategy; a rule array's are cached."""
+    call of a compiled decider (``DECIDER``: a Python strategy's function wrapped by
+    ``simulate.python_strategy``) on a copy of the cards. The kernels are compiled
+    once for rule arrays and once for every decider, and cached."""
     raise NotImplementedError("called from numba kernels only")
 
 
-def takes_seen(function) -> bool:
-    """Whether a strategy function takes the cards seen, as a fourth argument."""
-    return function.py_func.__code__.co_argcount == 4
+DECIDER = types.int64(
+    types.int64, types.CPointer(types.int64), types.int64, types.int64, types.int64
+)
+"""A compiled decider: ``(point, cards, number of cards, upcard, seen) -> code``, the
+code packing the action and the keep mask (``decision_code``)."""
+
+
+@njit(cache=True)
+def decision_code(action, kept):
+    """One int64 holding an action and a keep mask (any int32 each)."""
+    return (np.int64(action) << 32) + (np.int64(kept) & 0xFFFFFFFF)
+
+
+@njit(cache=True)
+def decoded_decision(code):
+    """(action, keep mask) of a ``decision_code``."""
+    kept = code & 0xFFFFFFFF
+    kept -= (kept & 0x80000000) << 1
+    return (code - kept) >> 32, kept
 
 
 @overload(decide, jit_options={"cache": True})
@@ -349,18 +365,14 @@ def _decide(strategy, point, cards, upcard, seen):
         return lambda strategy, point, cards, upcard, seen: decide_jit(
             strategy, point, cards, upcard, seen
         )
-    if isinstance(strategy, types.Dispatcher) and takes_seen(strategy.dispatcher):
-
-        def call_seeing(strategy, point, cards, upcard, seen):
-            action, kept = strategy(point, cards.copy(), upcard, seen)
-            return np.int64(action), np.int64(kept)
-
-        return call_seeing
-    if isinstance(strategy, types.Dispatcher):
+    if isinstance(strategy, types.FunctionType):
 
         def call(strategy, point, cards, upcard, seen):
-            action, kept = strategy(point, cards.copy(), upcard)
-            return np.int64(action), np.int64(kept)
+            copy = cards.astype(np.int64)
+            code = strategy(
+                np.int64(point), copy.ctypes, copy.shape[0], np.int64(upcard), np.int64(seen)
+            )
+            return decoded_decision(code)
 
         return call
     return None

@@ -276,10 +276,14 @@ def weigh_every_deal(variant: Variant, rules: np.ndarray | None):
 
 def _exact_sum(per_row: np.ndarray, weights: np.ndarray) -> Fraction:
     """Sum of per-row amounts times weights, exactly (amounts are sums of small binary
-    fractions, exact in floating point)."""
-    return sum(
-        (Fraction(float(x)) * int(w) for x, w in zip(per_row, weights, strict=True)), Fraction(0)
-    )
+    fractions, exact in floating point: scaled by a power of two they are integers)."""
+    scale = 1
+    while np.any(np.mod(per_row * scale, 1)):
+        scale *= 2
+        if scale > 2**30:
+            raise ValueError("amounts are not small binary fractions")
+    numerators = (per_row * scale).astype(np.int64).astype(object)
+    return Fraction(int((numerators * weights.astype(object)).sum()), scale)
 
 
 def _table(variant: Variant, totals: np.ndarray, win_total: Fraction) -> pd.DataFrame:

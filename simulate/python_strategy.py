@@ -44,12 +44,12 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
+from numba import carray, cfunc, njit
 from numba.core.errors import NumbaError
 from numba.core.registry import CPUDispatcher
 
 from ._evaluator import category_jit, hand_value_jit
-from ._strategy import decide, takes_seen
+from ._strategy import DECIDER, decide, decision_code
 from .cards import format_card, format_cards
 from .codes import Action, GameMode, Point
 from .strategy import Strategy, StrategyError, StrategyKind, offered_actions
@@ -62,10 +62,32 @@ CHECKED_DEALS = 4096  # random deals the function is called on, per decision poi
 CHECK_SEED = 20261130
 
 
-@njit
+@njit(cache=True)
 def _answers(strategy, point, cards, upcards, out):
     for i in range(cards.shape[0]):
         out[i, 0], out[i, 1] = decide(strategy, point, cards[i], upcards[i], 0)
+
+
+def _takes_seen(function: CPUDispatcher) -> bool:
+    return function.py_func.__code__.co_argcount == 4
+
+
+def _decider(function: CPUDispatcher):
+    """The function compiled as a decider of the engine (``_strategy.DECIDER``): one
+    compiled engine, cached, serves every function."""
+    if _takes_seen(function):
+
+        def decider(point, cards, size, upcard, seen):
+            action, kept = function(point, carray(cards, size), upcard, seen)
+            return decision_code(action, kept)
+
+    else:
+
+        def decider(point, cards, size, upcard, seen):
+            action, kept = function(point, carray(cards, size), upcard)
+            return decision_code(action, kept)
+
+    return cfunc(DECIDER)(decider)
 
 
 def _innermost(message: str) -> str:
@@ -114,22 +136,27 @@ def _refusal(variant: Variant, point: Point, size: int, action: int, kept: int) 
     return None
 
 
-def _check(function: Callable, name: str, variant: Variant, game_mode: GameMode) -> None:
-    """Call the function on random deals at every point it can reach; raise
+def _compiled(function: CPUDispatcher, name: str):
+    """The function's decider; StrategyError when numba cannot compile it."""
+    try:
+        return _decider(function)
+    except NumbaError as error:
+        arguments = "point, cards, upcard" + (", seen" if _takes_seen(function) else "")
+        raise StrategyError(
+            f"strategy {name!r}: numba cannot compile it as decide({arguments}) "
+            f"-> (action, kept): {_innermost(str(error))}"
+        ) from None
+
+
+def _check(decider, name: str, variant: Variant, game_mode: GameMode) -> None:
+    """Call the decider on random deals at every point it can reach; raise
     StrategyError on the first answer that is not allowed."""
     rng = np.random.default_rng(CHECK_SEED)
     for point, size in _points(variant, game_mode):
         deals = np.argsort(rng.random((CHECKED_DEALS, 52)), axis=1)[:, : size + 1]
         cards, upcards = np.ascontiguousarray(deals[:, :size]), deals[:, size].copy()
         out = np.zeros((CHECKED_DEALS, 2), dtype=np.int64)
-        try:
-            _answers(function, int(point), cards, upcards, out)
-        except NumbaError as error:
-            arguments = "point, cards, upcard" + (", seen" if takes_seen(function) else "")
-            raise StrategyError(
-                f"strategy {name!r}: numba cannot compile it as decide({arguments}) "
-                f"-> (action, kept): {_innermost(str(error))}"
-            ) from None
+        _answers(decider, int(point), cards, upcards, out)
         for i in range(CHECKED_DEALS):
             reason = _refusal(variant, point, size, int(out[i, 0]), int(out[i, 1]))
             if reason:
@@ -169,7 +196,8 @@ def python_strategy(
     game_mode = GAME_DECISIONS[buy_game]
     if game_mode != GameMode.NEVER and variant.buy_game is None:
         raise StrategyError(f"{variant.name} offers no buying the dealer a game")
-    _check(function, name, variant, game_mode)
+    decider = _compiled(function, name)
+    _check(decider, name, variant, game_mode)
     try:
         source = inspect.getsource(function.py_func)
     except (OSError, TypeError):
@@ -191,5 +219,5 @@ def python_strategy(
         kind=StrategyKind.PYTHON,
         game_mode=game_mode,
         data=data,
-        function=function,
+        function=decider,
     )

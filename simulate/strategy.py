@@ -125,7 +125,7 @@ class Strategy:
     exact_play: Any = field(default=None, repr=False, compare=False)
     """The computed decisions (``TABLE``): a ``simulate.optimal.OptimalPlay``."""
     function: Callable | None = field(default=None, repr=False, compare=False)
-    """The numba-compiled function (``PYTHON``)."""
+    """The function compiled as the engine's decider (``PYTHON``)."""
 
     @classmethod
     def from_dict(
@@ -140,7 +140,7 @@ class Strategy:
 
     @property
     def decider(self) -> np.ndarray | Callable:
-        """What the engine's ``strategy`` argument is: the rule array or the function."""
+        """What the engine's ``strategy`` argument is: the rule array or the decider."""
         return self.function if self.kind is StrategyKind.PYTHON else self.rules
 
     @property
