@@ -62,6 +62,7 @@ def sessions(
     stakes = plan.currency_arrays(variant)
     up_front = float(kernels.up_front_jit(variant.arrays(), stakes, plan.open_boxes(variant)))
     _check(bankroll, up_front, rounds, count, stop_loss, stop_win)
+    bankroll = float(bankroll)  # one compiled kernel, whatever the numbers' types
     floor = -np.inf if stop_loss is None else bankroll - stop_loss
     target = np.inf if stop_win is None else bankroll + stop_win
     arrays, (fees, forced), key = variant.arrays(), variant.draw_arrays(), _key(seed)
