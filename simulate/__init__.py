@@ -1,14 +1,8 @@
 """studsim: strategy and house-edge analyzer for casino stud poker against the dealer."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("studsim")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
-
 from .catalog import load_strategy, strategy_names
 from .compare import compare, information_value
+from .provenance import __version__
 from .session import SessionResult, sessions
 from .simulation import SimulationResult, Stake, StakePlan, run
 from .variant import load_variant, variant_names

@@ -16,9 +16,19 @@ def data_hash(data: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def file_record(file: str) -> dict:
+    """A data file as an output names it: its file name (never the machine's folders) and
+    the SHA-256 of its bytes (None for data not read from a file)."""
+    path = Path(file)
+    try:
+        return {"file": path.name, "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    except OSError:
+        return {"file": file, "file_sha256": None}
+
+
 def data_record(name: str, file: str, data: dict) -> dict:
-    """What identifies a data file's content in an output: name, file, hash and the data."""
-    return {"name": name, "file": file, "rules_hash": data_hash(data), "rules": data}
+    """What identifies a data file's content in an output: name, file, hashes, the data."""
+    return {"name": name, **file_record(file), "rules_hash": data_hash(data), "rules": data}
 
 
 class DataFileError(ValueError):

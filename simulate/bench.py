@@ -17,9 +17,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from . import __version__
 from .cards import format_card, random_hands
 from .evaluator import count_categories, evaluate
+from .provenance import __version__
 
 __all__ = [
     "bench_eval",

@@ -15,7 +15,6 @@ import click
 import numba
 from tqdm import tqdm
 
-from . import __version__
 from ._io import finite, write_atomic, write_json
 from .analysis import analysis_files, exact_analysis
 from .cards import CardError, format_cards, parse_cards
@@ -25,6 +24,7 @@ from .evaluator import best_five, hand_category, hand_value
 from .exact import advise
 from .optimal_sampled import SHORT_DRAWS, SampledOptimum
 from .optimize import check_winner, optimize
+from .provenance import __version__
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary

@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from . import _engine as engine
 from .catalog import load_strategy
+from .provenance import software
 from .simulation import DEFAULT_SEED, Z95, SimulationResult, run
 from .stakes import StakePlan
 from .strategy import Strategy
@@ -55,7 +55,7 @@ class Comparison:
     def to_json(self) -> dict:
         first = self.results[0]
         return {
-            "software": {"studsim": __version__},
+            "software": software(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": first.variant.record(),
             "strategies": [result.strategy.record() for result in self.results],

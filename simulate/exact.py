@@ -20,7 +20,6 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from . import _exact as kernels
 from . import _strategy as rules_kernels
 from ._decisions import option_evs_jit
@@ -30,6 +29,7 @@ from ._settlement import bet_multiple_jit, dealer_discard_jit
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .codes import CATEGORIES, PLAIN_OUTCOMES, Action, Category, Outcome, Point
 from .evaluator import hand_value
+from .provenance import software
 from .strategy import Strategy, StrategyKind, load_rule_strategy
 from .variant import Variant, load_variant
 
@@ -191,7 +191,7 @@ class ExactResult:
 
     def to_json(self) -> dict:
         return {
-            "software": {"studsim": __version__},
+            "software": software(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": self.variant.record(),
             "strategy": self.strategy,

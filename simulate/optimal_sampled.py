@@ -38,7 +38,6 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
 from ._decisions import best_options_jit
 from ._exact import canonical_hands_jit, thrown_count_jit
 from ._io import read_keyed_npz, write_npz
@@ -54,6 +53,7 @@ from .optimal_game import (
     optimal_result_of_totals,
     supports_exact_draws,
 )
+from .provenance import software
 from .simulation import DEFAULT_SEED
 from .variant import Variant, with_draws_up_to
 
@@ -127,7 +127,7 @@ class SampledOptimum:
 
     def to_json(self) -> dict:
         return {
-            "software": {"studsim": __version__},
+            "software": software(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": self.variant.record(),
             "strategy": "optimal",

@@ -7,12 +7,12 @@ folder atomically: the files appear whole, or not at all.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
 import os
 import shutil
-import subprocess
 import tempfile
 import tomllib
 from collections.abc import Callable, Sequence
@@ -28,13 +28,14 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from fpdf import FPDF
 
-from . import __version__
+from ._datafile import file_record
 from ._engine import BLOCK
 from .catalog import load_strategy
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
+from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run
 from .stakes import StakePlan
@@ -82,18 +83,18 @@ class Report:
         return {"figures": self.figures, "simulation": self.simulation.to_json()}
 
 
-def _commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            cwd=Path(__file__).parent,
-            timeout=5,
-        )
-        return out.stdout.strip() or "unknown (not a git checkout)"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown (git not available)"
+def report_id(variant: Variant, plan: Strategy, rounds: int, seed: int, **inputs) -> str:
+    """An ID derived from everything a report's figures depend on: the rules, the
+    strategy, the rounds, the seed, the other ``inputs`` and the build of studsim."""
+    made_of = {
+        "variant": variant.rules_hash,
+        "strategy": plan.rules_hash,
+        "rounds": rounds,
+        "seed": seed,
+        "software": software(),
+        **{name: repr(value) for name, value in inputs.items()},
+    }
+    return hashlib.sha256(json.dumps(made_of, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def jurisdictions() -> dict[str, float]:
@@ -170,7 +171,11 @@ def build_report(
         chart = (exact or exact_game(variant, plan.name)).strategy_chart
     reported = exact.summary if exact else sim
     bonus = _bonus_table(variant)
+    stake_rounds = stake_rounds or max(rounds // 4, 4096)
     figures = {
+        "report_id": report_id(
+            variant, plan, rounds, seed, stake_rounds=stake_rounds, boxes=boxes
+        ),
         "variant": variant.name,
         "strategy": plan.name,
         "seed": seed,
@@ -204,7 +209,7 @@ def build_report(
         top = outcomes[outcomes["average_net"] == outcomes["average_net"].max()]
         figures["largest_win"] = sim["largest_win"]
         figures["largest_win_probability"] = float(top["frequency"].sum())
-    stakes = _stakes(variant, plan, stake_rounds or max(rounds // 4, 4096), seed)
+    stakes = _stakes(variant, plan, stake_rounds, seed)
     figures["rtp_by_stake"] = stakes.to_dict(orient="records") if stakes is not None else []
     checks = pd.DataFrame(
         [
@@ -338,17 +343,24 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
     game_tables = [("BET pay table", pd.DataFrame(pay_table_rows(variant.bet_pays)))]
     if variant.bonus_pays:
         game_tables.append(("Bonus pay table", pd.DataFrame(pay_table_rows(variant.bonus_pays))))
+    variant_file, strategy_file = file_record(variant.file), file_record(plan.file)
+    build = software()
+    tree = {True: "had uncommitted changes", False: "clean", None: "unknown"}
     identification = _figures_table(
         {
+            "report ID": figures["report_id"],
             "game": variant.title,
             "variant": variant.name,
-            "variant file": variant.file,
+            "variant file": variant_file["file"],
+            "variant file SHA-256": variant_file["file_sha256"] or "(not read from a file)",
             "rules hash (SHA-256)": variant.rules_hash,
             "strategy": plan.name,
-            "strategy file": plan.file,
+            "strategy file": strategy_file["file"],
+            "strategy file SHA-256": strategy_file["file_sha256"] or "(not read from a file)",
             "strategy hash (SHA-256)": plan.rules_hash,
-            "software": f"studsim {__version__}",
-            "commit": _commit(),
+            "software": f"studsim {build['studsim']}",
+            "commit": build["commit"] or "unknown (not installed from a git checkout)",
+            "source tree when installed": tree[build["tree_changed"]],
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
         }
     )
@@ -489,10 +501,14 @@ def _html(report: Report) -> str:
 
 
 class _Pdf(FPDF):
+    report_id = ""
+
     def footer(self):
         self.set_y(-12)
         self.set_font("Helvetica", size=8)
-        self.cell(0, 8, f"studsim {__version__} RTP report - page {self.page_no()}", align="C")
+        page = f"page {self.page_no()} of {{nb}}"
+        text = f"studsim {__version__} RTP report {self.report_id}: {page}"
+        self.cell(0, 8, text, align="C")
 
 
 def _latin(text: str) -> str:
@@ -501,6 +517,7 @@ def _latin(text: str) -> str:
 
 def _pdf(report: Report, folder: Path) -> None:
     pdf = _Pdf(orientation="P", unit="mm", format="A4")
+    pdf.report_id = report.figures["report_id"]
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 15)

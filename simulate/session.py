@@ -17,9 +17,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from . import _sessions as kernels
 from .catalog import load_strategy
+from .provenance import software
 from .simulation import DEFAULT_SEED, _key
 from .stakes import StakePlan, stake_plan
 from .strategy import Strategy
@@ -223,7 +223,7 @@ class SessionResult:
     def to_json(self) -> dict:
         """Everything, with what is needed to reproduce it."""
         return {
-            "software": {"studsim": __version__},
+            "software": software(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": self.variant.record(),
             "strategy": self.strategy.record(),

@@ -19,10 +19,10 @@ import numba
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from . import _engine as engine
 from .catalog import load_strategy
 from .codes import CATEGORIES, DECISIONS, Category, Decision, Outcome
+from .provenance import software
 from .stakes import Stake, StakePlan, stake_plan
 from .strategy import Strategy
 from .variant import Variant, load_variant
@@ -394,7 +394,7 @@ class SimulationResult:
     def to_json(self) -> dict:
         """Everything, with what is needed to reproduce it."""
         out = {
-            "software": {"studsim": __version__},
+            "software": software(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "variant": self.variant.record(),
             "strategy": self.strategy.record(),

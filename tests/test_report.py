@@ -1,10 +1,14 @@
+import hashlib
 import json
+from importlib import resources
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
 from simulate import report as report_module
+from simulate.catalog import load_strategy
 from simulate.cli import main
 from simulate.optimal_game import optimal_result
 from simulate.report import SECTIONS, build_report, write_report
@@ -31,6 +35,14 @@ def test_report_builds_for_every_variant(variant, tmp_path):
         "distribution.png",
     }
     text = pdf_text(out / "report.pdf")
+    pages = PdfReader(out / "report.pdf").pages
+    report_id = report.figures["report_id"]
+    for number, page in enumerate(pages, 1):
+        assert f"{report_id}: page {number} of {len(pages)}" in page.extract_text()
+    shipped = resources.files("simulate") / "variants" / f"{variant}.toml"
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest() in "".join(text.split())
+    for written in ("report.json", "report.html"):  # never a path on this machine
+        assert str(Path(report_module.__file__).parents[1]) not in (out / written).read_text()
     always = SECTIONS[:-1]  # the last, on several boxes, only when asked
     for title in always:
         assert title in text, title
@@ -146,3 +158,14 @@ def test_results_command_regenerates_the_folder(tmp_path):
         assert (tmp_path / "results" / variant / "report" / "report.pdf").exists()
     text = readme.read_text()
     assert "old" not in text and "| oasis | basic |" in text and text.endswith("end\n")
+
+
+def test_the_report_id_follows_every_input():
+    oasis, other = load_variant("oasis"), load_variant("caribbean")
+    basic = load_strategy("basic", oasis)
+    same = report_module.report_id(oasis, basic, 1000, 1, boxes=None)
+    assert report_module.report_id(oasis, basic, 1000, 1, boxes=None) == same
+    assert report_module.report_id(oasis, basic, 1000, 2, boxes=None) != same
+    assert report_module.report_id(oasis, basic, 1001, 1, boxes=None) != same
+    assert report_module.report_id(oasis, basic, 1000, 1, boxes=3) != same
+    assert report_module.report_id(other, basic, 1000, 1, boxes=None) != same
