@@ -16,6 +16,9 @@ from ._evaluator import category_jit, set_rank_jit, value5_jit
 from ._tables import cached_arrays
 from .codes import Category, DealerDiscard, Outcome
 
+FIVE_CARD_VALUES = 7462
+"""Values of five-card hands (1 to 7462)."""
+
 
 @njit(cache=True)
 def _combination_of(cards, mask, ace_king, picked):
@@ -105,8 +108,41 @@ def second_combination_pays_jit(cards, best_value, bet_pays, ace_king):
 def bet_multiple_jit(v, cards, value):
     """What the BET pays, N to 1, for a winning final hand of value ``value``."""
     if v.second_combination:
+        if cards.shape[0] == 5:
+            return v.five_card_pays[value]
         return second_combination_pays_jit(cards, value, v.bet_pays, v.ace_king)
     return v.bet_pays[category_jit(value, v.ace_king)]
+
+
+@njit(cache=True)
+def _five_card_pays_jit(bet_pays, ace_king, out):
+    hand = np.empty(5, dtype=np.int64)
+    for c0 in range(52):
+        for c1 in range(c0 + 1, 52):
+            for c2 in range(c1 + 1, 52):
+                for c3 in range(c2 + 1, 52):
+                    for c4 in range(c3 + 1, 52):
+                        value = value5_jit(c0, c1, c2, c3, c4)
+                        if out[value] < 0:
+                            hand[0], hand[1], hand[2], hand[3], hand[4] = c0, c1, c2, c3, c4
+                            out[value] = second_combination_pays_jit(
+                                hand, value, bet_pays, ace_king
+                            )
+
+
+@functools.cache
+def _five_card_pays(bet_pays: tuple[float, ...], ace_king: bool) -> np.ndarray:
+    out = np.full(FIVE_CARD_VALUES + 1, -1.0)
+    _five_card_pays_jit(np.array(bet_pays), ace_king, out)
+    out[0] = 0.0
+    return out
+
+
+def five_card_pays(bet_pays: np.ndarray, ace_king: bool) -> np.ndarray:
+    """What the BET pays for a winning five-card hand with its second combination, by
+    the hand's value: the same for every hand of a value (its ranks, and whether it is
+    a flush, decide its combinations), so one hand of each is weighed."""
+    return _five_card_pays(tuple(float(x) for x in bet_pays), bool(ace_king))
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _evaluator
 from ._datafile import DataFileError, Table, data_hash, data_record, read_text
-from ._settlement import discard_table
+from ._settlement import discard_table, five_card_pays
 from .codes import FEES, Category, DealerDiscard, Fee
 from .evaluator import threshold_value
 
@@ -167,6 +167,9 @@ class Variant:
                 if game and game.dealer_discards == "most-outs"
                 else np.zeros(0, dtype=np.uint8)
             ),
+            five_card_pays=(
+                five_card_pays(bet_pays, self.ace_king) if self.second_combination else np.zeros(0)
+            ),
         )
 
     @property
@@ -205,6 +208,9 @@ class VariantArrays(NamedTuple):
     bonus_pays: np.ndarray
     discards: np.ndarray
     """The dealer's most-outs discard by the colex rank of his hand (empty: not used)."""
+    five_card_pays: np.ndarray
+    """What the BET pays a winning five-card hand with its second combination, by the
+    hand's value (empty: the pay follows the category)."""
 
 
 def variant_names() -> list[str]:

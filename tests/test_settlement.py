@@ -1,9 +1,11 @@
 import itertools
 
+import numba
 import numpy as np
 import pytest
 
 from simulate import _settlement
+from simulate._evaluator import value5_jit
 from simulate.cards import format_cards, parse_cards
 from simulate.codes import Category
 from simulate.evaluator import hand_category, hand_value
@@ -114,6 +116,27 @@ def test_second_combination_against_plain_reference(size):
         assert bet_multiple(russian, hand) == second_combination_reference(hand, pays), (
             format_cards(hand)
         )
+
+
+@numba.njit(cache=True)
+def _table_mismatches(hands, table, bet_pays, ace_king):
+    """Hands whose value's pay in the table differs from their own cards' weighing."""
+    bad = 0
+    for i in range(hands.shape[0]):
+        hand = hands[i]
+        value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        own = _settlement.second_combination_pays_jit(hand, value, bet_pays, ace_king)
+        bad += table[value] != own
+    return bad
+
+
+def test_five_card_pays_by_value_hold_for_every_five_card_hand(all_five_card_hands):
+    """Russian's BET on five cards is read by the hand's value: every one of the
+    2,598,960 hands, weighed from its own cards, pays what its value's entry says."""
+    arrays = load_variant("russian").arrays()
+    hands = all_five_card_hands.astype(np.int64)
+    assert _table_mismatches(hands, arrays.five_card_pays, arrays.bet_pays, arrays.ace_king) == 0
+    assert len(load_variant("oasis").arrays().five_card_pays) == 0  # paid by category
 
 
 def test_every_settlement_branch():
