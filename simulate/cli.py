@@ -13,6 +13,7 @@ from typing import ClassVar
 
 import click
 import numba
+from click.core import ParameterSource
 from tqdm import tqdm
 
 from ._io import finite, write_atomic, write_json
@@ -29,7 +30,7 @@ from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .session import sessions
-from .simulation import DEFAULT_SEED, Stake, StakePlan, run
+from .simulation import DEFAULT_SEED, Stake, StakePlan, run, run_to_precision
 from .stakes import stake_plan
 from .variant import load_variant, variant_names
 
@@ -322,15 +323,22 @@ def strategies_command(variant: str, as_json: bool) -> None:
     help="Also play every box without the earlier boxes' cards, on the same deals, and "
     "report what seeing them is worth.",
 )
+@click.option(
+    "--target-se",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Play until the RTP's standard error is at most this (then --rounds, if given, "
+    "is the most it may play).",
+)
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the full result as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.pass_context
 @reports_bad_input
 def simulate_command(
-    variant, strategy, rounds, seed, threads, account, ante, bonus_bet, boxes, share_cards,
-    information, out, as_json, progress,
+    ctx, variant, strategy, rounds, seed, threads, account, ante, bonus_bet, boxes,
+    share_cards, information, target_se, out, as_json, progress,
 ) -> None:  # fmt: skip
     """Play ROUNDS rounds of VARIANT under a strategy; report RTP, house edge and variance
     (with several boxes: per box, for the round, and how the boxes move together).
@@ -358,20 +366,24 @@ def simulate_command(
         antes = (1.0,) * boxes if isinstance(boxes, int) else boxes
         boxes = StakePlan(antes, (bonus_bet,) * len(antes) if bonus_bet else (), account)
     show = sys.stderr.isatty() if progress is None else progress
+    options = {"seed": seed, "threads": threads, "stake": stake, "boxes": boxes}
     with tqdm(
-        total=rounds, unit=" rounds", unit_scale=True, disable=not show, file=sys.stderr
+        total=None if target_se else rounds,
+        unit=" rounds",
+        unit_scale=True,
+        disable=not show,
+        file=sys.stderr,
     ) as bar:
-        result = run(
-            game,
-            plan,
-            rounds,
-            seed=seed,
-            threads=threads,
-            stake=stake,
-            boxes=boxes,
-            share_seen=share_cards,
-            progress=lambda done: bar.update(done - bar.n),
-        )
+        options |= {"share_seen": share_cards, "progress": lambda done: bar.update(done - bar.n)}
+        if target_se:
+            given = ctx.get_parameter_source("rounds") is not ParameterSource.DEFAULT
+            cap = rounds if given else 10**10
+            try:
+                result = run_to_precision(game, plan, target_se, max_rounds=cap, **options)
+            except ValueError as error:
+                raise InputError(f"--target-se {target_se:g}: {error}") from None
+        else:
+            result = run(game, plan, rounds, **options)
     if result.rounds == 0:
         click.echo("interrupted before any round finished", err=True)
         sys.exit(130)

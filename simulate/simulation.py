@@ -27,7 +27,15 @@ from .stakes import Stake, StakePlan, stake_plan
 from .strategy import Strategy
 from .variant import Variant, load_variant
 
-__all__ = ["DEFAULT_SEED", "SimulationResult", "Stake", "StakePlan", "run"]
+__all__ = [
+    "DEFAULT_SEED",
+    "SimulationResult",
+    "Stake",
+    "StakePlan",
+    "rounds_needed",
+    "run",
+    "run_to_precision",
+]
 
 DEFAULT_SEED = 1
 """The seed of every run, comparison and report not given one."""
@@ -155,6 +163,46 @@ def run(
         interrupted=interrupted,
         threads=threads or previous_threads,
     )
+
+
+PILOT_ROUNDS = 16 * engine.BLOCK
+"""Rounds played first to estimate how many a target precision needs."""
+
+
+def rounds_needed(standard_deviation: float, target_se: float) -> int:
+    """Rounds, in whole blocks, for the RTP's standard error to reach ``target_se`` at
+    this standard deviation of the round."""
+    rounds = math.ceil((standard_deviation / target_se) ** 2)
+    return max(2, -(-rounds // engine.BLOCK)) * engine.BLOCK
+
+
+def run_to_precision(
+    variant: Variant | str,
+    strategy: Strategy | str | Callable = "basic",
+    target_se: float = 0.001,
+    *,
+    max_rounds: int = 10**10,
+    **options,
+) -> SimulationResult:
+    """Play until the RTP's standard error is at most ``target_se``: a pilot run
+    estimates the round's standard deviation, and the rounds it asks for are played from
+    the first (again, with more, while the estimate falls short). ``options`` are those
+    of :func:`run`; the same seed and target give the same rounds. ValueError when the
+    target needs more than ``max_rounds``."""
+    if not (isinstance(target_se, int | float) and math.isfinite(target_se) and target_se > 0):
+        raise ValueError(f"target_se must be a positive number, got {target_se!r}")
+    rounds = min(PILOT_ROUNDS, max_rounds)
+    while True:
+        result = run(variant, strategy, rounds, **options)
+        if result.interrupted or result.summary["standard_error"] <= target_se:
+            return result
+        wanted = max(rounds_needed(result.summary["standard_deviation"], target_se), rounds + 1)
+        if wanted > max_rounds:
+            raise ValueError(
+                f"a standard error of {target_se:g} needs about {wanted:,} rounds, more than "
+                f"the {max_rounds:,} allowed"
+            )
+        rounds = min(wanted, max_rounds)
 
 
 class _Chunk:

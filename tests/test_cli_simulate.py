@@ -92,6 +92,11 @@ def test_strategies_lists_the_shipped_ones():
         (["simulate", "oasis", "--boxes", "1,x"], "is not a number of boxes (3) or their antes"),
         (["simulate", "oasis", "--boxes", "0"], "at least one box"),
         (["simulate", "oasis", "--information"], "--information needs --boxes"),
+        (["simulate", "oasis", "--target-se", "0"], "'--target-se': 0.0 is not in the range"),
+        (
+            ["simulate", "oasis", "--target-se", "0.0001", "-n", "1M"],
+            "--target-se 0.0001: a standard error of 0.0001 needs about",
+        ),
         (
             ["simulate", "oasis", "--account", "LITE", "--ante", "5", "--boxes", "2"],
             "--ante is one box's stake",
@@ -168,3 +173,11 @@ def test_an_interrupted_report_writes_nothing_and_exits_130(tmp_path, monkeypatc
     assert result.exit_code == 130
     assert "nothing written" in result.output
     assert not (tmp_path / "report").exists()
+
+
+def test_simulate_to_a_target_standard_error():
+    result = run("simulate", "caribbean", "--target-se", "0.005", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)["summary"]
+    assert 0.004 < summary["standard_error"] <= 0.005  # rounds enough, not the default 1M
+    assert summary["rounds"] < 1_000_000

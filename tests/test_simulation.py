@@ -8,7 +8,7 @@ import pytest
 from simulate import _engine as engine
 from simulate.catalog import load_strategy
 from simulate.codes import DECISIONS, Category
-from simulate.simulation import Stake, _key, run
+from simulate.simulation import Stake, _key, rounds_needed, run, run_to_precision
 from simulate.variant import load_variant
 
 from . import one_box_figures
@@ -451,3 +451,16 @@ def test_bad_arguments(kwargs, message):
     arguments = {"variant": "oasis", "strategy": "basic", "rounds": 1000} | kwargs
     with pytest.raises(ValueError, match=message):
         run(**arguments)
+
+
+def test_a_run_to_a_precision_meets_it_and_is_an_ordinary_run():
+    result = run_to_precision("caribbean", "pair-or-better", 0.004, seed=9)
+    assert result.summary["standard_error"] <= 0.004
+    again = run("caribbean", "pair-or-better", result.rounds, seed=9)
+    assert again.summary == result.summary  # the rounds from the first, as any run
+    # the pilot's standard deviation asks for whole blocks enough for the target
+    assert rounds_needed(2.0, 0.01) == 40_960 == 10 * engine.BLOCK
+    with pytest.raises(ValueError, match=r"needs about .* rounds, more than the 100,000"):
+        run_to_precision("caribbean", "pair-or-better", 0.001, max_rounds=100_000)
+    with pytest.raises(ValueError, match="target_se must be a positive number"):
+        run_to_precision("caribbean", "pair-or-better", float("nan"))
