@@ -30,7 +30,14 @@ from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
 from .session import sessions
-from .simulation import DEFAULT_SEED, Stake, StakePlan, run, run_to_precision
+from .simulation import (
+    DEFAULT_SEED,
+    PrecisionError,
+    Stake,
+    StakePlan,
+    run,
+    run_to_precision,
+)
 from .stakes import stake_plan
 from .variant import load_variant, variant_names
 
@@ -380,7 +387,7 @@ def simulate_command(
             cap = rounds if given else 10**10
             try:
                 result = run_to_precision(game, plan, target_se, max_rounds=cap, **options)
-            except ValueError as error:
+            except PrecisionError as error:
                 raise InputError(f"--target-se {target_se:g}: {error}") from None
         else:
             result = run(game, plan, rounds, **options)
@@ -791,9 +798,16 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     type=BoxAntes(),
     help="Add rounds of several boxes: how many, or their antes (10,10,5).",
 )
+@click.option(
+    "--target-se",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Play until the RTP's standard error is at most this (then --rounds, if given, "
+    "is the most it may play).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
+@click.pass_context
 @reports_bad_input
-def report_command(variant, strategy, rounds, seed, out_dir, boxes, as_json) -> None:
+def report_command(ctx, variant, strategy, rounds, seed, out_dir, boxes, target_se, as_json):
     """Write the RTP report of VARIANT under a strategy: PDF and HTML (with --boxes, a
     section on several boxes against one dealer)."""
     out = Path(out_dir)
@@ -807,7 +821,12 @@ def report_command(variant, strategy, rounds, seed, out_dir, boxes, as_json) -> 
     plan = load_strategy(strategy, game)
     if boxes is not None:
         stake_plan(game, boxes)  # a plan breaking the rules fails before any round is played
-    report = build_report(game, plan, rounds, seed, boxes=boxes)
+    if target_se and ctx.get_parameter_source("rounds") is ParameterSource.DEFAULT:
+        rounds = 10**10  # as many as the target needs
+    try:
+        report = build_report(game, plan, rounds, seed, boxes=boxes, target_se=target_se)
+    except PrecisionError as error:
+        raise InputError(f"--target-se {target_se:g}: {error}") from None
     write_report(report, out)
     if as_json:
         print_json(report.figures)

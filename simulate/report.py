@@ -37,7 +37,7 @@ from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
-from .simulation import SimulationResult, Stake, run
+from .simulation import SimulationResult, Stake, run, run_to_precision
 from .stakes import StakePlan
 from .strategy import Strategy, StrategyKind
 from .strategy_text import describe_strategy
@@ -149,9 +149,12 @@ def build_report(
     threads: int | None = None,
     stake_rounds: int | None = None,
     boxes: int | Sequence[float] | StakePlan | None = None,
+    target_se: float | None = None,
 ) -> Report:
     """Run and gather everything the report says; with ``boxes`` (as
-    :func:`simulate.simulation.run` takes them), rounds of those boxes too."""
+    :func:`simulate.simulation.run` takes them), rounds of those boxes too. With
+    ``target_se``, the rounds are played until the RTP's standard error is at most that
+    (``rounds`` being the most allowed)."""
     if rounds < MIN_ROUNDS:
         raise ValueError(
             f"a report needs at least {MIN_ROUNDS:,} rounds (two blocks) for the intervals "
@@ -159,7 +162,13 @@ def build_report(
         )
     variant = load_variant(variant)
     plan = load_strategy(strategy, variant)
-    simulation = run(variant, plan, rounds, seed=seed, threads=threads)
+    if target_se is None:
+        simulation = run(variant, plan, rounds, seed=seed, threads=threads)
+    else:
+        simulation = run_to_precision(
+            variant, plan, target_se, seed=seed, threads=threads, max_rounds=rounds
+        )
+        rounds = simulation.rounds
     if simulation.interrupted:
         raise KeyboardInterrupt  # a report of fewer rounds than it says is never written
     sim = simulation.summary
@@ -174,8 +183,9 @@ def build_report(
     stake_rounds = stake_rounds or max(rounds // 4, 4096)
     figures = {
         "report_id": report_id(
-            variant, plan, rounds, seed, stake_rounds=stake_rounds, boxes=boxes
+            variant, plan, rounds, seed, stake_rounds=stake_rounds, boxes=boxes, target=target_se
         ),
+        "target_standard_error": target_se,
         "variant": variant.name,
         "strategy": plan.name,
         "seed": seed,
@@ -372,6 +382,12 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
         if exact
         else "The strategy draws cards or buys the dealer games, beyond what the exact engine "
         "enumerates in full: the figures are simulated, with their confidence intervals.",
+        (
+            f"Precision: rounds were played until the RTP's standard error was at most "
+            f"{figures['target_standard_error']:.6f}; it is {sim['standard_error']:.6f}."
+            if figures["target_standard_error"]
+            else f"Precision: the RTP's standard error is {sim['standard_error']:.6f}."
+        ),
         f"Simulation: {simulation.rounds:,} rounds, seed {simulation.seed}; each round draws "
         "its cards from a SplitMix64 stream started from numpy's SeedSequence(seed) and the "
         "round's index, so the figures do not depend on threads or chunks.",

@@ -165,6 +165,10 @@ def run(
     )
 
 
+class PrecisionError(ValueError):
+    """A target precision that needs more rounds than allowed."""
+
+
 PILOT_ROUNDS = 16 * engine.BLOCK
 """Rounds played first to estimate how many a target precision needs."""
 
@@ -188,7 +192,7 @@ def run_to_precision(
     estimates the round's standard deviation, and the rounds it asks for are played from
     the first (again, with more, while the estimate falls short). ``options`` are those
     of :func:`run`; the same seed and target give the same rounds. ValueError when the
-    target needs more than ``max_rounds``."""
+    target needs more than ``max_rounds`` (``PrecisionError``)."""
     if not (isinstance(target_se, int | float) and math.isfinite(target_se) and target_se > 0):
         raise ValueError(f"target_se must be a positive number, got {target_se!r}")
     rounds = min(PILOT_ROUNDS, max_rounds)
@@ -198,7 +202,7 @@ def run_to_precision(
             return result
         wanted = max(rounds_needed(result.summary["standard_deviation"], target_se), rounds + 1)
         if wanted > max_rounds:
-            raise ValueError(
+            raise PrecisionError(
                 f"a standard error of {target_se:g} needs about {wanted:,} rounds, more than "
                 f"the {max_rounds:,} allowed"
             )

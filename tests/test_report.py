@@ -169,3 +169,19 @@ def test_the_report_id_follows_every_input():
     assert report_module.report_id(oasis, basic, 1001, 1, boxes=None) != same
     assert report_module.report_id(oasis, basic, 1000, 1, boxes=3) != same
     assert report_module.report_id(other, basic, 1000, 1, boxes=None) != same
+
+
+def test_a_report_to_a_target_precision_states_it(tmp_path):
+    args = ["report", "caribbean", "-s", "pair-or-better", "--out", str(tmp_path / "r")]
+    result = CliRunner().invoke(main, [*args, "--target-se", "0.01", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["target_standard_error"] == 0.01
+    assert figures["simulated_standard_error"] <= 0.01
+    text = " ".join(pdf_text(tmp_path / "r" / "report.pdf").split())
+    assert "played until the RTP's standard error was at most 0.010000" in text
+    args[-1] = str(tmp_path / "r2")
+    refused = CliRunner().invoke(main, [*args, "--target-se", "0.0001", "-n", "100k"])
+    assert refused.exit_code == 2
+    assert refused.output.startswith("Error: --target-se 0.0001: a standard error of 0.0001")
+    assert not (tmp_path / "r2").exists()
