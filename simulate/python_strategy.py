@@ -72,9 +72,10 @@ def _takes_seen(function: CPUDispatcher) -> bool:
     return function.py_func.__code__.co_argcount == 4
 
 
-def _decider(function: CPUDispatcher):
-    """The function compiled as a decider of the engine (``_strategy.DECIDER``): one
-    compiled engine, cached, serves every function."""
+def _decider(function: CPUDispatcher, name: str):
+    """The function compiled as a decider of the engine (``_strategy.DECIDER``), so one
+    compiled engine, cached, serves every function; StrategyError when numba cannot
+    compile it."""
     if _takes_seen(function):
 
         def decider(point, cards, size, upcard, seen):
@@ -87,7 +88,14 @@ def _decider(function: CPUDispatcher):
             action, kept = function(point, carray(cards, size), upcard)
             return decision_code(action, kept)
 
-    return cfunc(DECIDER)(decider)
+    try:
+        return cfunc(DECIDER)(decider)
+    except NumbaError as error:
+        arguments = "point, cards, upcard" + (", seen" if _takes_seen(function) else "")
+        raise StrategyError(
+            f"strategy {name!r}: numba cannot compile it as decide({arguments}) "
+            f"-> (action, kept): {_innermost(str(error))}"
+        ) from None
 
 
 def _innermost(message: str) -> str:
@@ -134,18 +142,6 @@ def _refusal(variant: Variant, point: Point, size: int, action: int, kept: int) 
     if action == Action.REPLACE and not (0 <= kept < 1 << size and kept.bit_count() == 5):
         return f"kept mask {kept} does not keep five of the six cards"
     return None
-
-
-def _compiled(function: CPUDispatcher, name: str):
-    """The function's decider; StrategyError when numba cannot compile it."""
-    try:
-        return _decider(function)
-    except NumbaError as error:
-        arguments = "point, cards, upcard" + (", seen" if _takes_seen(function) else "")
-        raise StrategyError(
-            f"strategy {name!r}: numba cannot compile it as decide({arguments}) "
-            f"-> (action, kept): {_innermost(str(error))}"
-        ) from None
 
 
 def _check(decider, name: str, variant: Variant, game_mode: GameMode) -> None:
@@ -196,7 +192,7 @@ def python_strategy(
     game_mode = GAME_DECISIONS[buy_game]
     if game_mode != GameMode.NEVER and variant.buy_game is None:
         raise StrategyError(f"{variant.name} offers no buying the dealer a game")
-    decider = _compiled(function, name)
+    decider = _decider(function, name)
     _check(decider, name, variant, game_mode)
     try:
         source = inspect.getsource(function.py_func)
