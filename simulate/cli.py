@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -231,6 +232,25 @@ class BoxAntes(click.ParamType):
             self.fail(f"{value!r} is not a number of boxes (3) or their antes (10,10,5)")
 
 
+target_se_option = click.option(
+    "--target-se",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Play until the RTP's standard error is at most this (then --rounds, if given, "
+    "is the most it may play).",
+)
+
+
+@contextlib.contextmanager
+def _to_precision(ctx: click.Context, rounds: int, target_se: float | None):
+    """With ``--target-se``, the most rounds allowed (``--rounds`` if given, else as many
+    as the target needs); a target needing more is an error naming the option."""
+    given = ctx.get_parameter_source("rounds") is not ParameterSource.DEFAULT
+    try:
+        yield rounds if given or not target_se else 10**10
+    except PrecisionError as error:
+        raise InputError(f"--target-se {target_se:g}: {error}") from None
+
+
 def _number(value: float) -> str:
     """At least four significant decimals, small numbers included."""
     if value != 0 and abs(value) < 1e-3:
@@ -330,12 +350,7 @@ def strategies_command(variant: str, as_json: bool) -> None:
     help="Also play every box without the earlier boxes' cards, on the same deals, and "
     "report what seeing them is worth.",
 )
-@click.option(
-    "--target-se",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Play until the RTP's standard error is at most this (then --rounds, if given, "
-    "is the most it may play).",
-)
+@target_se_option
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the full result as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option(
@@ -382,15 +397,11 @@ def simulate_command(
         file=sys.stderr,
     ) as bar:
         options |= {"share_seen": share_cards, "progress": lambda done: bar.update(done - bar.n)}
-        if target_se:
-            given = ctx.get_parameter_source("rounds") is not ParameterSource.DEFAULT
-            cap = rounds if given else 10**10
-            try:
-                result = run_to_precision(game, plan, target_se, max_rounds=cap, **options)
-            except PrecisionError as error:
-                raise InputError(f"--target-se {target_se:g}: {error}") from None
-        else:
-            result = run(game, plan, rounds, **options)
+        with _to_precision(ctx, rounds, target_se) as most:
+            if target_se:
+                result = run_to_precision(game, plan, target_se, max_rounds=most, **options)
+            else:
+                result = run(game, plan, rounds, **options)
     if result.rounds == 0:
         click.echo("interrupted before any round finished", err=True)
         sys.exit(130)
@@ -798,12 +809,7 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     type=BoxAntes(),
     help="Add rounds of several boxes: how many, or their antes (10,10,5).",
 )
-@click.option(
-    "--target-se",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Play until the RTP's standard error is at most this (then --rounds, if given, "
-    "is the most it may play).",
-)
+@target_se_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
 @click.pass_context
 @reports_bad_input
@@ -821,12 +827,8 @@ def report_command(ctx, variant, strategy, rounds, seed, out_dir, boxes, target_
     plan = load_strategy(strategy, game)
     if boxes is not None:
         stake_plan(game, boxes)  # a plan breaking the rules fails before any round is played
-    if target_se and ctx.get_parameter_source("rounds") is ParameterSource.DEFAULT:
-        rounds = 10**10  # as many as the target needs
-    try:
-        report = build_report(game, plan, rounds, seed, boxes=boxes, target_se=target_se)
-    except PrecisionError as error:
-        raise InputError(f"--target-se {target_se:g}: {error}") from None
+    with _to_precision(ctx, rounds, target_se) as most:
+        report = build_report(game, plan, most, seed, boxes=boxes, target_se=target_se)
     write_report(report, out)
     if as_json:
         print_json(report.figures)

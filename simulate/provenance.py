@@ -16,9 +16,9 @@ def software() -> dict:
     """The build, as outputs record it: ``studsim`` (the version), ``commit`` (None when
     not built from a git checkout) and ``tree_changed`` (whether the checkout had
     uncommitted changes then)."""
-    local = __version__.partition("+")[2]
+    local = __version__.partition("+")[2].split(".")  # "gHASH" and, if changed, "dDATE"
     return {
         "studsim": __version__,
         "commit": __commit_id__.removeprefix("g") if __commit_id__ else None,
-        "tree_changed": None if __commit_id__ is None else ".d" in f".{local}",
+        "tree_changed": None if __commit_id__ is None else any(p[:1] == "d" for p in local),
     }

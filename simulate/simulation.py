@@ -29,6 +29,7 @@ from .variant import Variant, load_variant
 
 __all__ = [
     "DEFAULT_SEED",
+    "PrecisionError",
     "SimulationResult",
     "Stake",
     "StakePlan",
@@ -206,7 +207,7 @@ def run_to_precision(
                 f"a standard error of {target_se:g} needs about {wanted:,} rounds, more than "
                 f"the {max_rounds:,} allowed"
             )
-        rounds = min(wanted, max_rounds)
+        rounds = wanted
 
 
 class _Chunk:
