@@ -37,6 +37,7 @@ from ._exact import (
     thrown_positions_jit,
     with_upcard_jit,
 )
+from ._settlement import bet_multiple_jit
 from .codes import (
     CATEGORIES,
     FIRST_DECISIONS,
@@ -53,6 +54,11 @@ UNSEEN = 46  # cards the player has not seen on his first decision
 DECISIONS = FIRST_DECISIONS  # the count table: first decision x outcome x category
 OUTCOMES = PLAIN_OUTCOMES
 CELLS = DECISIONS * OUTCOMES * CATEGORIES
+SECOND = DECISIONS * CATEGORIES
+"""Where a second combination is paid, the wins' extra BET multiples (above the final
+category's) are summed by (first decision, category) after the count table: once
+(``SECOND`` cells from ``CELLS``), then squared (the next ``SECOND``)."""
+ROW = CELLS + 2 * SECOND
 PAIRS_IN = comb(44, 2)  # dealer hands holding u and two drawn cards, avoiding P
 
 
@@ -80,7 +86,8 @@ def build_tables(lists, v) -> tuple:
     """The tables the kernels read, from the exact engine's value lists and a variant's
     arrays ``v``: every threshold for sets of one and two cards; a grid of thresholds (the
     qualifier among them, the rest splitting all hands evenly) for sets of three and four;
-    the grid point at or below each threshold; what a win pays by the hand's value."""
+    the grid point at or below each threshold; what a win of five cards pays by the
+    hand's value."""
     qualifier = v.qualifier
     v1, v2, v3, v4 = lists
     cum1 = np.empty((v1.shape[0], VALUES), dtype=np.int32)
@@ -98,12 +105,12 @@ def build_tables(lists, v) -> tuple:
     low = np.searchsorted(grid, thresholds, side="right") - 1  # largest grid point <= t
     high = np.searchsorted(grid, thresholds, side="left")  # smallest grid point >= t
     q_index = int(np.searchsorted(grid, qualifier))
-    win_of = np.array(
-        [
-            v.ante_pays + v.bet * v.bet_pays[category_jit(min(max(t, 1), VALUES - 2), v.ace_king)]
-            for t in thresholds
-        ]
-    )
+    values = np.clip(thresholds, 1, VALUES - 2)
+    if v.second_combination:  # a five-card hand's BET pay, second combination included
+        pays = v.five_card_pays[values]
+    else:
+        pays = np.array([v.bet_pays[category_jit(value, v.ace_king)] for value in values])
+    win_of = v.ante_pays + v.bet * pays
     return cum1, cum2, grid3, grid4, grid, low, high, q_index, win_of
 
 
@@ -260,11 +267,6 @@ def comb_jit(n, k):
     return result
 
 
-@njit(cache=True)
-def _multiple(v, value):
-    return v.bet_pays[category_jit(value, v.ace_king)]
-
-
 @njit(cache=True, inline="always")
 def _bound(coefficient, low, high):
     return coefficient * (high if coefficient > 0 else low)
@@ -300,19 +302,19 @@ def _ev_bound(v, tables, g0, row_i, row_j, value, q_low, q_high, total, extra, f
 
 
 @njit(cache=True)
-def _drawn_ev(v, sit, i, j, value, forced, counts):
-    """The exact EV after a draw of unseen[i] (and unseen[j]) to a hand of ``value``:
+def _drawn_ev(v, sit, i, j, final, value, forced, counts):
+    """The exact EV after a draw of unseen[i] (and unseen[j]) to ``final`` (of ``value``):
     fold or bet (bet if forced); ``counts`` gets the dealer's counts."""
     _exact_counts(v, sit, i, j, value, counts)
-    ev = ev_from_counts_jit(
-        v, value, _multiple(v, value), counts[0], counts[1], counts[2], counts[3]
-    )[0]
+    multiple = bet_multiple_jit(v, final, value)
+    ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
     return ev if forced else max(-1.0, ev)
 
 
 @njit(cache=True)
-def _add_cells(v, cells, decision, value, counts, weight, folded):
-    """Add a final hand's dealer counts, times ``weight``, to the count table."""
+def _add_cells(v, cells, decision, final, value, counts, weight, folded):
+    """Add a final hand's dealer counts, times ``weight``, to the count table (and its
+    wins' second combination to the sums after it)."""
     category = category_jit(value, v.ace_king)
     base = (decision * OUTCOMES) * CATEGORIES + category
     if folded:
@@ -325,6 +327,11 @@ def _add_cells(v, cells, decision, value, counts, weight, folded):
     cells[base + Outcome.WIN * CATEGORIES] += weight * win
     cells[base + Outcome.PUSH * CATEGORIES] += weight * push
     cells[base + Outcome.LOSS * CATEGORIES] += weight * (counts[3] - no_qualify - win - push)
+    if v.second_combination and win:
+        extra = np.int64(bet_multiple_jit(v, final, value) - v.bet_pays[category])
+        at = CELLS + decision * CATEGORIES + category
+        cells[at] += weight * win * extra
+        cells[at + SECOND] += weight * win * extra * extra
 
 
 @njit(cache=True)
@@ -344,15 +351,15 @@ def _exchange_exact(v, sit, keep, fee, forced, cells=None, w=0):
             if k == 2:
                 final[thrown[1]] = unseen[j]
             value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-            ev = _drawn_ev(v, sit, i, j, value, True, counts)
+            ev = _drawn_ev(v, sit, i, j, final, value, True, counts)
             if forced or ev > -1.0:
                 total += ev
                 if cells is not None:
-                    _add_cells(v, cells, decision, value, counts, w, False)
+                    _add_cells(v, cells, decision, final, value, counts, w, False)
             else:
                 total -= 1.0
                 if cells is not None:
-                    _add_cells(v, cells, decision, value, counts, w, True)
+                    _add_cells(v, cells, decision, final, value, counts, w, True)
             draws += 1
     return total / draws - fee
 
@@ -479,10 +486,10 @@ def _replace_exact(v, sit, s, position, cells=None, w=0):
             continue
         six[position] = unseen[r]
         value = _value6(six)
-        ev = _drawn_ev(v, sit, min(s, r), max(s, r), value, False, counts)
+        ev = _drawn_ev(v, sit, min(s, r), max(s, r), six, value, False, counts)
         total += ev
         if cells is not None:
-            _add_cells(v, cells, Decision.REPLACE, value, counts, w, ev == -1.0)
+            _add_cells(v, cells, Decision.REPLACE, six, value, counts, w, ev == -1.0)
     return total / (m - 1)
 
 
@@ -522,7 +529,7 @@ def _buy_ev(v, sit, fees, bounds, prune, after_buy):
     total = 0.0
     for s in range(m):
         _six(hand, unseen[s], six)
-        best = _drawn_ev(v, sit, s, -1, _value6(six), False, counts)
+        best = _drawn_ev(v, sit, s, -1, six, _value6(six), False, counts)
         choice = -1
         if not np.isnan(replace_fee):
             for position in np.argsort(-bounds[s]):
@@ -552,9 +559,9 @@ def _buy_cells(v, sit, fees, after_buy, cells, w):
             continue
         _six(hand, unseen[s], six)
         value = _value6(six)
-        ev = _drawn_ev(v, sit, s, -1, value, False, counts)
+        ev = _drawn_ev(v, sit, s, -1, six, value, False, counts)
         scale = w if np.isnan(fees[Fee.REPLACE]) else w * (m - 5)
-        _add_cells(v, cells, Decision.BUY, value, counts, scale, ev == -1.0)
+        _add_cells(v, cells, Decision.BUY, six, value, counts, scale, ev == -1.0)
 
 
 @njit(cache=True)
@@ -597,7 +604,7 @@ def situation_jit(v, tables, lists, hand, upcard, options, fees, forced, prune, 
             evs[o] = ev_from_counts_jit(
                 v,
                 value,
-                _multiple(v, value),
+                bet_multiple_jit(v, hand, value),
                 g0[thresholds[0]],
                 g0[thresholds[1]],
                 g0[thresholds[2]],
@@ -662,9 +669,9 @@ def chosen_cells_jit(
     counts[0], counts[1], counts[2] = g0[v.qualifier], g0[value], g0[value + 1]
     counts[3] = comb_jit(UNSEEN, 4)
     if kind == Action.FOLD:
-        _add_cells(v, cells, Decision.FOLD, value, counts, factors[DrawSlot.NONE], True)
+        _add_cells(v, cells, Decision.FOLD, hand, value, counts, factors[DrawSlot.NONE], True)
     elif kind == Action.PLAY:
-        _add_cells(v, cells, Decision.PLAY, value, counts, factors[DrawSlot.NONE], False)
+        _add_cells(v, cells, Decision.PLAY, hand, value, counts, factors[DrawSlot.NONE], False)
     elif kind == Action.EXCHANGE:
         k = thrown_positions_jit(keep)[1]
         _exchange_exact(v, sit, keep, fees[k], forced[k], cells, factors[k])  # slot k
@@ -743,7 +750,7 @@ def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
     _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
     sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
     counts = np.empty(4, dtype=np.int64)
-    best = _drawn_ev(v, sit, s, -1, _value6(six), False, counts)
+    best = _drawn_ev(v, sit, s, -1, six, _value6(six), False, counts)
     action, kept = (Action.FOLD, 63) if best == -1.0 else (Action.PLAY, 63)
     if np.isnan(replace_fee):
         return action, kept
@@ -846,5 +853,6 @@ def play_after_draw_jit(v, tables, lists, final, upcard, seen_mask):
                 for d in range(c + 1, n):
                     chosen[3] = dead[d]
                     _add_dealer_term(tables, lists, upcard, chosen, 4, thresholds, 1, out, ordered)
-    ev = ev_from_counts_jit(v, value, _multiple(v, value), out[0], out[1], out[2], out[3])[0]
+    multiple = bet_multiple_jit(v, final, value)
+    ev = ev_from_counts_jit(v, value, multiple, out[0], out[1], out[2], out[3])[0]
     return Action.PLAY if ev > -1.0 else Action.FOLD

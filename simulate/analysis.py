@@ -18,7 +18,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from .exact import NO_DRAWS, ExactResult, exact_game
+from .exact import ExactResult, exact_game
 from .optimal_game import (
     default_exact_strategy,
     exact_optimal_game,
@@ -101,11 +101,6 @@ def _with_draws(variant, folder, restart, table, classes, progress) -> ExactResu
 
 
 def _sampled(variant, folder, restart, table, classes, samples, seed, progress):
-    if variant.second_combination:
-        raise ValueError(
-            f"{variant.name}: optimal play with a second combination after a bought card "
-            f"is not weighed yet; {NO_DRAWS!r} weighs the best play without draws"
-        )
     if restart:
         discard_sampled(folder)
     result = sampled_optimum(

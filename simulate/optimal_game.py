@@ -80,12 +80,13 @@ DECISION_SOURCES = (  # ... and those deciding any situation's best option
 
 def supports_exact_draws(variant) -> bool:
     """Whether the whole game under optimal play can be enumerated here: draws of at
-    most two cards, and the BET paid by the final hand's category."""
-    return (
-        variant.has_draws
-        and max(variant.exchange_fees, default=0) <= 2
-        and not variant.second_combination
+    most two cards; where a second combination is paid, whole multiples and no card
+    replaced after a buy (its bounds know a six-card hand's category pay only)."""
+    second = variant.second_combination and (
+        variant.replace_fee is not None
+        or any(pay != int(pay) for pay in variant.bet_pays.values())
     )
+    return variant.has_draws and max(variant.exchange_fees, default=0) <= 2 and not second
 
 
 def default_exact_strategy(variant) -> str:
@@ -102,7 +103,14 @@ _TABLES = {}
 def situation_tables(lists, v) -> tuple:
     """The situation kernels' tables for a variant's arrays, built once per process per
     qualifier and pay table."""
-    key = (v.qualifier, v.ante_pays, v.bet, v.ace_king, v.bet_pays.tobytes())
+    key = (
+        v.qualifier,
+        v.ante_pays,
+        v.bet,
+        v.ace_king,
+        v.bet_pays.tobytes(),
+        v.five_card_pays.tobytes(),
+    )
     if key not in _TABLES:
         _TABLES[key] = kernels.build_tables(lists, v)
     return _TABLES[key]
@@ -117,7 +125,8 @@ class OptimalGame:
     """The best first option of every situation: an index into ``first_options``, by
     class of five cards and upcard (``NOT_DEALT`` where the upcard is in the hand)."""
     totals: np.ndarray
-    """The counts of every (first decision, outcome, final category) cell."""
+    """The counts of every (first decision, outcome, final category) cell, then the sums
+    of a second combination's extra multiples (``_situation.SECOND``)."""
 
 
 class _Inputs:
@@ -182,8 +191,8 @@ def exact_optimal_game(
     of the first classes (a partial analysis, for checks)."""
     if not supports_exact_draws(variant):
         raise ValueError(
-            f"{variant.name}: optimal play is enumerated for draws of at most two cards, "
-            "paid by the final hand's category"
+            f"{variant.name}: optimal play is enumerated for draws of at most two cards "
+            "(with a second combination: in whole multiples, no card replaced after a buy)"
         )
     seconds = 0.0  # of computing the ranges, over every run that made them
     reps, weights = canonical_hands_jit()
@@ -191,7 +200,7 @@ def exact_optimal_game(
     inputs = _Inputs(variant)
     key = _range_key(variant)
     choices = np.empty((len(reps), 52), dtype=np.uint8)
-    totals = np.zeros(kernels.CELLS, dtype=np.int64)
+    totals = np.zeros(kernels.ROW, dtype=np.int64)
     ev_total = 0.0
     for start in range(0, len(reps), RANGE_CLASSES):
         stop = min(start + RANGE_CLASSES, len(reps))
@@ -219,13 +228,13 @@ def exact_optimal_game(
 def optimal_result_of_totals(variant, totals: np.ndarray, seconds: float) -> ExactResult:
     """The whole game's figures from its counts (as ``OptimalGame.totals`` holds them)."""
     unit = unit_factors(variant)[1]
-    return _result(variant, totals, int(totals.sum()) // unit, unit, seconds)
+    return _result(variant, totals, int(totals[: kernels.CELLS].sum()) // unit, unit, seconds)
 
 
 def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):
     choices = np.empty((len(reps), 52), dtype=np.uint8)
     evs = np.empty((len(reps), 52))
-    cells = np.zeros((len(reps), kernels.CELLS), dtype=np.int64)
+    cells = np.zeros((len(reps), kernels.ROW), dtype=np.int64)
     kernels.game_rows_jit(
         inputs.v,
         inputs.tables,
@@ -274,20 +283,39 @@ def _cell_nets(variant) -> np.ndarray:
     return nets.ravel(), wagers.ravel()
 
 
+def _second_sums(totals: np.ndarray) -> tuple[list[int], list[int]]:
+    """The wins' extra multiples from a second combination, by (first decision,
+    category): summed and summed squared (none in a table saved without them)."""
+    sums = [int(x) for x in totals[kernels.CELLS :]] or [0] * (2 * kernels.SECOND)
+    return sums[: kernels.SECOND], sums[kernels.SECOND :]
+
+
 def _result(variant, totals: np.ndarray, situations: int, unit: int, seconds: float):
     nets, wagers = _cell_nets(variant)
     denominator = situations * unit
-    assert int(totals.sum()) == denominator
-    counts = [int(c) for c in totals]
+    counts = [int(c) for c in totals[: kernels.CELLS]]
+    assert sum(counts) == denominator
     net = sum((Fraction(n) * c for n, c in zip(nets, counts, strict=True)), Fraction(0))
     net2 = sum((Fraction(n) ** 2 * c for n, c in zip(nets, counts, strict=True)), Fraction(0))
+    extra, extra2 = _second_sums(totals)
+    bet = Fraction(variant.bet)
+    win_nets = nets.reshape(FIRST_DECISIONS, PLAIN_OUTCOMES, CATEGORIES)[:, Outcome.WIN]
+    second_net = {}  # by cell: what the wins' second combinations add
+    for index, (s1, s2) in enumerate(zip(extra, extra2, strict=True)):
+        if s1:
+            decision, category = divmod(index, CATEGORIES)
+            win = Fraction(win_nets[decision, category])
+            net += bet * s1
+            net2 += 2 * win * bet * s1 + bet**2 * s2
+            cell = (decision * PLAIN_OUTCOMES + Outcome.WIN) * CATEGORIES + category
+            second_net[cell] = bet * s1
     wagered = sum((Fraction(w) * c for w, c in zip(wagers, counts, strict=True)), Fraction(0))
     mean = net / denominator
     average_bet = wagered / denominator
     variance = net2 / denominator - mean**2
-    shape = (FIRST_DECISIONS, PLAIN_OUTCOMES, CATEGORIES)
-    by_decision = totals.reshape(shape).sum(axis=(1, 2))
-    folded = totals.reshape(shape)[:, Outcome.FOLD, :].sum()
+    cells = totals[: kernels.CELLS].reshape(FIRST_DECISIONS, PLAIN_OUTCOMES, CATEGORIES)
+    by_decision = cells.sum(axis=(1, 2))
+    folded = cells[:, Outcome.FOLD, :].sum()
     hits = sum(c for n, c in zip(nets, counts, strict=True) if n > 0)
     summary = {
         "deals": denominator,
@@ -319,8 +347,10 @@ def _result(variant, totals: np.ndarray, situations: int, unit: int, seconds: fl
                 "category": Category(category).label,
                 "combinations": count,
                 "probability": count / denominator,
-                "net": float(nets[index]),
-                "contribution": count * float(nets[index]) / denominator,
+                "net": float(nets[index] + second_net.get(index, 0) / count),
+                "contribution": float(
+                    (count * Fraction(nets[index]) + second_net.get(index, 0)) / denominator
+                ),
             }
         )
     method = (

@@ -239,12 +239,10 @@ def optimal_rtp(variant: Variant) -> dict:
         return {"rtp": result.summary["rtp"], "method": f"exact, every draw{never_bought}{bound}"}
     sampled = saved_sampled_optimum(variant)
     if sampled is None:
-        reason = (
-            "a bought card's second combination"
-            if variant.second_combination
-            else f"studsim exact {variant.name} -s optimal"
-        )
-        return {"rtp": None, "method": f"not weighed yet ({reason})"}
+        return {
+            "rtp": None,
+            "method": f"not weighed yet (studsim exact {variant.name} -s optimal)",
+        }
     figures = sampled.summary()
     low, high = figures["rtp_interval_999"]
     return {

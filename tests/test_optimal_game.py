@@ -21,9 +21,15 @@ from simulate.optimal_game import (
     supports_exact_draws,
     unit_factors,
 )
-from simulate.variant import load_variant
+from simulate.variant import load_variant, with_draws_up_to
 
-DRAW_VARIANTS = ["oasis", "six-card"]
+DRAW_VARIANTS = ["oasis", "six-card", "russian-draws2"]
+
+
+def variant_of(name):
+    """A shipped variant, or one restricted to short draws ("russian-draws2")."""
+    base, _, draws = name.partition("-draws")
+    return with_draws_up_to(load_variant(base), int(draws)) if draws else load_variant(name)
 
 
 def situations(n, seed):
@@ -38,7 +44,7 @@ class Situation:
     """One variant's kernel inputs, and a situation's option EVs by the kernel."""
 
     def __init__(self, name):
-        self.variant = load_variant(name)
+        self.variant = variant_of(name)
         self.v, self.lists = self.variant.arrays(), value_lists()
         self.tables = situation_tables(self.lists, self.v)
         self.options, self.labels = first_options(self.variant)
@@ -119,11 +125,12 @@ def test_supported_variants():
         if supports_exact_draws(load_variant(name))
     }
     assert supported == {"oasis", "six-card"}
+    assert supports_exact_draws(variant_of("russian-draws2"))  # its second combination too
 
 
 def test_units_of_a_situation_are_whole_for_every_option():
     for name in DRAW_VARIANTS:
-        factors, unit = unit_factors(load_variant(name))
+        factors, unit = unit_factors(variant_of(name))
         assert unit == 281_004_570  # C(46, 4) x 1722
         assert factors[0] * math.comb(46, 4) == unit
 
@@ -153,6 +160,26 @@ def test_the_counts_weigh_every_deal_and_agree_with_the_situation_evs(slice_of_o
         upcard = int(rng.choice([c for c in range(52) if c not in reps[row].tolist()]))
         _, evs = oasis.evs(reps[row], upcard, prune=False)
         assert choices[row, upcard] == int(np.argmax(evs))
+
+
+def test_a_second_combination_is_counted_in_the_wins_and_their_squares():
+    """Russian restricted to draws of two cards, on classes of every kind of hand: the
+    situation EVs (every BET paid with its second combination) average to the RTP of
+    the counts; the wins' extra multiples are counted, and the table adds up to it."""
+    variant = variant_of("russian-draws2")
+    reps, weights = kernels_classes(134_459)
+    rows = np.random.default_rng(6).choice(len(reps), 24, replace=False)
+    done = _compute_range(_Inputs(variant), reps[rows], weights[rows])
+    situations = int(weights[rows].sum()) * 47
+    unit = unit_factors(variant)[1]
+    result = optimal_game._result(variant, done["cells"], situations, unit, 0.0)
+    assert float(done["ev"]) / situations == pytest.approx(result.summary["rtp"] - 1, abs=1e-12)
+    extra, extra2 = optimal_game._second_sums(done["cells"])
+    assert sum(extra) > 0 and all(s2 >= s1 >= 0 for s1, s2 in zip(extra, extra2, strict=True))
+    table = result.table
+    assert table["contribution"].sum() == pytest.approx(result.summary["rtp"] - 1, abs=1e-12)
+    without = optimal_game._result(variant, done["cells"][: kernels.CELLS], situations, unit, 0.0)
+    assert result.summary["rtp"] > without.summary["rtp"]
 
 
 def kernels_classes(n):

@@ -171,7 +171,6 @@ def test_optimal_rtp_says_how_it_is_known():
     ("args", "message"),
     [
         (["exact", "oasis", "--samples", "10"], "samples go with"),
-        (["exact", "russian", "-s", "optimal"], "second combination"),
         (
             ["exact", "oasis-classic", "-s", "optimal", "--classes", "5", "--table", "t"],
             "keeps no table",
