@@ -41,7 +41,7 @@ def test_the_short_draw_game_is_a_variant_of_its_own():
     assert with_draws_up_to(full, 5).exchange_fees == full.exchange_fees
 
 
-@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125"])
+@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125", "russian"])
 def test_short_evs_equal_the_enumerating_kernel_of_the_short_game(name):
     """The sampled situations' best short-draw EVs are those the whole-game kernel weighs."""
     variant = load_variant(name)
@@ -201,7 +201,7 @@ def test_the_command_measures_a_variant_with_long_exchanges(cheap_exchanges, tmp
     assert (tmp_path / "out" / "optimal-samples-seed1.npz").exists()
 
 
-@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125"])
+@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125", "russian"])
 def test_the_committed_checkpoints_are_keyed_to_this_code(name):
     """results/ keeps the enumerated short game and the samples of the shipped figures,
     keyed by the kernels that made them: a change to those kernels must show it gives
