@@ -82,7 +82,6 @@ def test_advise_json_and_buying_a_game():
         (["exact", "poker"], "unknown variant 'poker'"),
         (["compare", "oasis", "-s", "basic"], "at least two strategies"),
         (["compare", "oasis", "-s", "basic", "-s", "best"], "unknown strategy 'best'"),
-        (["exact", "russian", "--strategy", "optimal"], "'optimal-no-draws' weighs"),
         (["exact", "caribbean", "--classes", "3"], "classes and a table go with"),
         (["exact", "oasis", "--classes", "0"], "0 is not in the range"),
         (["exact", "oasis", "--classes", "2", "--table", "t.npz"], "keeps no table"),
