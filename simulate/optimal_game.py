@@ -102,15 +102,8 @@ _TABLES = {}
 
 def situation_tables(lists, v) -> tuple:
     """The situation kernels' tables for a variant's arrays, built once per process per
-    qualifier and pay table."""
-    key = (
-        v.qualifier,
-        v.ante_pays,
-        v.bet,
-        v.ace_king,
-        v.bet_pays.tobytes(),
-        v.five_card_pays.tobytes(),
-    )
+    qualifier and pay table (with its second combination, if paid)."""
+    key = (v.qualifier, v.ante_pays, v.bet, v.ace_king, v.bet_pays.tobytes(), v.second_combination)
     if key not in _TABLES:
         _TABLES[key] = kernels.build_tables(lists, v)
     return _TABLES[key]
