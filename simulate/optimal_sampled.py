@@ -7,6 +7,9 @@ What the longer exchanges add is measured on situations (class of five
 cards, upcard) sampled as often as they are dealt, every option of each
 weighed exactly: the gain of a situation is how much its best exchange of
 three or more cards beats its best other option (zero where none does).
+The samples measure the gain's difference to a proxy that is computed for
+every situation (``proxy``), so the estimate is the proxy's exact mean plus
+the sampled mean difference, which varies much less than the gain.
 
 Samples are drawn in blocks, each from its own stream of the seed, and the
 samples weighed so far are written to a checkpoint file after each block: a
@@ -44,6 +47,7 @@ from ._io import read_keyed_npz, write_npz
 from ._tables import source_hash
 from .codes import Action
 from .exact import ExactResult, exact_game, first_options, needs_pair_tables, value_lists
+from .intervals import betting_interval
 from .optimal_game import (
     DECISION_SOURCES,
     exact_optimal_game,
@@ -54,10 +58,11 @@ from .optimal_game import (
     supports_exact_draws,
 )
 from .provenance import software
+from .proxy import ProxyGains, proxy_gains
 from .simulation import DEFAULT_SEED
 from .variant import Variant, with_draws_up_to
 
-SAMPLED_VERSION = 1
+SAMPLED_VERSION = 2
 SHORT_DRAWS = 2
 """The longest exchange of the enumerated game."""
 BLOCK = 20
@@ -92,6 +97,8 @@ class SampledOptimum:
     seed: int
     seconds: float
     """Of computing the short-draw game and the samples, however many runs it took."""
+    proxy: ProxyGains
+    """The proxy gain over the whole game and on the samples."""
     short_draws: int = SHORT_DRAWS
 
     @property
@@ -104,21 +111,33 @@ class SampledOptimum:
         return len(self.gains)
 
     def summary(self) -> dict:
-        """The figures: the lower bound (exact), the estimate and its interval."""
+        """The figures: the lower bound (exact), the estimate and its intervals (the
+        normal approximation's, and one that holds without it)."""
         gains = self.gains
         n = len(gains)
-        mean = float(gains.mean())
-        sd = float(gains.std(ddof=1))
+        differences = gains - self.proxy.samples
+        mean = self.proxy.mean + float(differences.mean())
+        sd = float(differences.std(ddof=1))
         half = Z_999 * sd / math.sqrt(n)
+        low_difference, high_difference = betting_interval(
+            differences, -self.proxy.largest, self.proxy.gain_bound
+        )
         low = self.short.summary["rtp"]
         return {
             "rtp": low + mean,
             "rtp_interval_999": [low + max(0.0, mean - half), low + mean + half],
+            "rtp_interval_999_distribution_free": [
+                low + max(0.0, self.proxy.mean + low_difference),
+                low + self.proxy.mean + high_difference,
+            ],
             "rtp_lower_bound": low,
             "house_edge_upper_bound_fraction": self.short.summary["house_edge_fraction"],
             "long_exchange_gain": mean,
-            "long_exchange_gain_sd": sd,
             "long_exchange_gain_half_width_999": half,
+            "proxy_gain": self.proxy.mean,
+            "difference_to_proxy_sd": sd,
+            "sampled_gain_sd": float(gains.std(ddof=1)),
+            "difference_range": [-self.proxy.largest, self.proxy.gain_bound],
             "samples": n,
             "samples_improved": int((gains > 0).sum()),
             "largest_gain": float(gains.max()),
@@ -137,8 +156,12 @@ class SampledOptimum:
                 "the full game, so its RTP is a lower bound), plus the mean gain of the "
                 f"longer exchanges over {self.samples} situations (class of five cards, "
                 "upcard) sampled as often as they are dealt, every option of each weighed "
-                "exactly; the interval is the normal approximation of that mean, its lower "
-                "end never below the bound; the dealer's game never bought"
+                "exactly, measured against a proxy computed on every situation (exchanges "
+                "valued by their final hands, the discards left in the dealer's deck): the "
+                "proxy's mean plus the mean difference. Intervals: the normal approximation "
+                "of the mean difference, and a betting interval (Waudby-Smith and Ramdas) "
+                "that holds for any distribution in the difference's proven range; lower "
+                "ends never below the bound; the dealer's game never bought"
             ),
             "summary": self.summary(),
             "short_draws": self.short.to_json(),
@@ -202,6 +225,11 @@ def sampled_optimum(
         if progress:
             progress("sampled", min(samples, (block + 1) * BLOCK), samples)
     joined = {name: values[:samples] for name, values in done.items()}
+    stage = progress and functools.partial(progress, "proxy")
+    proxy, proxy_seconds = _game_proxy(
+        variant, folder / f"optimal-proxy-seed{seed}.npz", f"{key}-{samples}", joined,
+        short_draws, classes, stage,
+    )  # fmt: skip
     return SampledOptimum(
         variant,
         short,
@@ -211,14 +239,52 @@ def sampled_optimum(
         joined["short_evs"],
         joined["long_evs"],
         seed,
-        short.seconds + float(joined["seconds"].sum()),
+        short.seconds + float(joined["seconds"].sum()) + proxy_seconds,
+        proxy,
         short_draws,
+    )
+
+
+def _game_proxy(
+    variant, path, key, samples, short_draws, classes, progress
+) -> tuple[ProxyGains, float]:
+    """The proxy gains of the game and of ``samples`` and the seconds they took, kept at
+    ``path``."""
+    key = f"{key}-{source_hash('_proxy.py', 'proxy.py')}"
+    if saved := read_keyed_npz(path, key):
+        return _proxy_of(saved), float(saved["seconds"])
+    start = time.perf_counter()
+    hands = _class_weights()[0][samples["classes"]]
+    gains = proxy_gains(
+        variant, short_draws, hands, samples["upcards"], classes=classes, progress=progress
+    )
+    seconds = time.perf_counter() - start
+    write_npz(path, key=np.array(key), seconds=np.array(seconds), **_proxy_arrays(gains))
+    return gains, seconds
+
+
+def _proxy_arrays(gains: ProxyGains) -> dict:
+    return {
+        "proxy_mean": np.array(gains.mean),
+        "proxy_largest": np.array(gains.largest),
+        "proxy_gain_bound": np.array(gains.gain_bound),
+        "proxy_samples": gains.samples,
+    }
+
+
+def _proxy_of(saved: dict) -> ProxyGains:
+    return ProxyGains(
+        float(saved["proxy_mean"]),
+        float(saved["proxy_largest"]),
+        float(saved["proxy_gain_bound"]),
+        saved["proxy_samples"],
     )
 
 
 def discard_sampled(folder: Path) -> None:
     """Delete what an earlier sampled analysis kept in ``folder``."""
-    for path in (*folder.glob("optimal-samples-seed*.npz"), *folder.glob("optimal-draws*.npz")):
+    kept = ("optimal-samples-seed*.npz", "optimal-proxy-seed*.npz", "optimal-draws*.npz")
+    for path in (path for pattern in kept for path in folder.glob(pattern)):
         path.unlink()
     for path in folder.glob("draws*-ranges"):
         shutil.rmtree(path)
@@ -269,6 +335,7 @@ def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Pa
         "long_evs": result.long_evs,
         "seed": np.array(result.seed),
         "seconds": np.array(result.seconds),
+        **_proxy_arrays(result.proxy),
     }
     return keep_arrays(sampled_name(result.variant), arrays, path)
 
@@ -291,6 +358,7 @@ def saved_sampled_optimum(variant: Variant) -> SampledOptimum | None:
         saved["long_evs"],
         int(saved["seed"]),
         float(saved["seconds"]),
+        _proxy_of(saved),
         short_draws,
     )
 

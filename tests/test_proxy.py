@@ -1,0 +1,122 @@
+"""The proxy of the long exchanges: its tables against plain averages over every draw,
+its game sums against the situations one by one, its bound against exact gains; and
+the interval that needs no normal approximation."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simulate._exact import after_draw_ev_jit
+from simulate._proxy import (
+    HANDS,
+    OFFSETS,
+    final_values_jit,
+    game_proxies_jit,
+    kept_means_jit,
+    sample_proxies_jit,
+    superset_sums_jit,
+)
+from simulate.exact import value_lists
+from simulate.intervals import betting_interval
+from simulate.optimal_sampled import _class_weights, situation_gains
+from simulate.proxy import option_arrays
+from simulate.variant import load_variant
+
+RANK = 9  # the upcard's rank in these tests (suit 0: the tables' upcard)
+
+
+def rank_tables(variant, rank: int = RANK) -> np.ndarray:
+    """The proxy's sums for an upcard of ``rank``: values, values when forced, best."""
+    v, lists = variant.arrays(), value_lists()
+    values, best = np.empty(HANDS), np.empty(HANDS)
+    tables = np.empty((3, OFFSETS[6]))
+    final_values_jit(v, lists, 4 * rank, False, values, best)
+    superset_sums_jit(values, tables[0])
+    superset_sums_jit(best, tables[2])
+    final_values_jit(v, lists, 4 * rank, True, values, best)
+    superset_sums_jit(values, tables[1])
+    return tables
+
+
+@pytest.fixture(scope="module")
+def russian():
+    variant = load_variant("russian")
+    return variant, rank_tables(variant)
+
+
+def test_kept_means_are_averages_over_every_draw(russian):
+    variant, tables = russian
+    v, lists = variant.arrays(), value_lists()
+    upcard = 4 * RANK
+    rng = np.random.default_rng(11)
+    means = np.empty(32)
+    for _ in range(2):
+        hand = np.sort(rng.choice(np.setdiff1d(np.arange(52), [upcard]), 5, replace=False))
+        kept_means_jit(tables[0], hand, upcard, means)
+        deck = np.setdiff1d(np.arange(52), [*hand, upcard])
+        for mask in (31, 0b11101, 0b01110, 0b10001):
+            kept = [int(hand[i]) for i in range(5) if (mask >> i) & 1]
+            draws = itertools.combinations(deck, 5 - len(kept))
+            finals = [np.array(sorted(kept + list(drawn)), dtype=np.int64) for drawn in draws]
+            plain = np.mean([after_draw_ev_jit(v, lists, f, upcard, f, 5, False) for f in finals])
+            assert means[mask] == pytest.approx(plain, abs=1e-12)
+
+
+def test_the_game_sums_are_the_situations_one_by_one(russian):
+    """Per class of hands, the sum over its upcards of one rank (relabelled to suit 0)
+    equals the proxies of those situations computed one at a time."""
+    variant, tables = russian
+    fees, forced, long = option_arrays(variant, 2)
+    reps = _class_weights()[0][::3_300][:40]  # spread over the classes
+    gains, largest, bounds = np.empty(40), np.empty(40), np.empty(40)
+    game_proxies_jit(tables, reps, RANK, fees, forced, long, gains, largest, bounds)
+    for c in range(40):
+        upcards = np.array([u for u in range(4 * RANK, 4 * RANK + 4) if u not in reps[c]])
+        hands = np.repeat(reps[c : c + 1], len(upcards), axis=0)
+        one, bound = np.zeros(len(upcards)), np.zeros(len(upcards))
+        sample_proxies_jit(tables, hands, upcards, RANK, fees, forced, long, one, bound)
+        assert gains[c] == pytest.approx(one.sum(), abs=1e-12)
+        assert largest[c] == one.max() and bounds[c] == bound.max()
+    assert np.any(gains > 0)
+
+
+def test_the_bound_holds_over_exact_gains(cheap_exchanges):
+    """No situation's exact gain of the long exchanges exceeds its proven bound, and the
+    proxy gain follows the exact gain."""
+    variant, _ = cheap_exchanges
+    tables = rank_tables(variant)
+    fees, forced, long = option_arrays(variant, 1)
+    reps = _class_weights()[0]
+    classes = np.arange(0, 120_000, 1_000)
+    upcards = np.array([4 * RANK + next(s for s in range(4) if 4 * RANK + s not in reps[c])
+                        for c in classes])  # fmt: skip
+    exact = situation_gains(variant, classes, upcards, short_draws=1)
+    gains = np.maximum(0, exact["long_evs"] - exact["short_evs"])
+    proxy, bounds = np.zeros(len(classes)), np.zeros(len(classes))
+    sample_proxies_jit(tables, reps[classes], upcards, RANK, fees, forced, long, proxy, bounds)
+    assert np.all(gains <= bounds) and np.sum(gains > 0) > 10
+    assert np.corrcoef(gains, proxy)[0, 1] > 0.8
+
+
+def test_the_betting_interval_covers_the_mean_as_often_as_it_says():
+    """Skewed samples in [0, 1] (mean 0.1): over 400 runs of 100 samples a 90% interval
+    misses the mean at most about 10% of the time (fixed seed)."""
+    rng = np.random.default_rng(5)
+    misses = 0
+    for _ in range(400):
+        x = rng.beta(0.5, 4.5, size=100)
+        low, high = betting_interval(x, 0.0, 1.0, alpha=0.1)
+        assert low <= x.mean() <= high
+        misses += not low <= 0.1 <= high
+    assert misses <= 40 + 3 * np.sqrt(400 * 0.1 * 0.9)
+
+
+def test_the_betting_interval_narrows_with_samples_and_refuses_wrong_ranges():
+    rng = np.random.default_rng(6)
+    x = rng.uniform(-1, 3, size=4000)
+    narrow, wide = betting_interval(x, -1, 3), betting_interval(x[:400], -1, 3)
+    assert narrow[1] - narrow[0] < (wide[1] - wide[0]) / 2
+    assert narrow[0] < 1 < narrow[1]
+    with pytest.raises(ValueError, match="outside their range"):
+        betting_interval(x, 0, 3)
