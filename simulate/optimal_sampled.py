@@ -314,7 +314,8 @@ def optimal_rtp(variant: Variant) -> dict:
     return {
         "rtp": figures["rtp"],
         "method": f"exact to {sampled.short_draws}-card draws + {figures['samples']:,} "
-        f"sampled situations; 99.9% interval {low:.4f} to {high:.4f}{never_bought}",
+        f"situations sampled against a proxy; 99.9% interval {low:.4f} to {high:.4f} "
+        f"(normal approximation){never_bought}",
     }
 
 
