@@ -501,8 +501,8 @@ SAMPLED_TIMED = 4  # situations of a sampled analysis timed per variant
 def _sampled_seconds(name: str) -> dict:
     """A sampled analysis of optimal play: the short-draw game's time projected as above,
     the time of one sampled situation (every option weighed; the first situations of the
-    seed-1 stream), and from the spread of the saved samples' gains, the samples and
-    hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
+    seed-1 stream), and from the spread of the saved samples' differences to the proxy,
+    the samples and hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
     from .optimal_game import supports_exact_draws
     from .optimal_sampled import (
         SHORT_DRAWS,
@@ -527,16 +527,16 @@ def _sampled_seconds(name: str) -> dict:
         "short_game_projected_seconds": whole and whole["projected_seconds"],
         "situations_timed": SAMPLED_TIMED,
         "seconds_per_situation": per_situation,
-        "gain_sd": None,
+        "difference_sd": None,
         "hours_to_half_width": None,
     }
     if saved is not None and whole:
-        sd = saved.summary()["long_exchange_gain_sd"]
+        sd = saved.summary()["difference_to_proxy_sd"]
         hours = {}
         for half in ("0.0005", "0.0001"):
             needed = math.ceil((Z_999 * sd / float(half)) ** 2)
             hours[half] = (whole["projected_seconds"] + needed * per_situation) / 3600
-        row |= {"gain_sd": sd, "hours_to_half_width": hours}
+        row |= {"difference_sd": sd, "hours_to_half_width": hours}
     return row
 
 
@@ -633,7 +633,7 @@ def format_exact_report(result: dict) -> str:
         "projected as above, one sampled situation (every option weighed; "
         f"{SAMPLED_TIMED} timed), and the time to a 99.9% half-width from the saved samples' "
         "spread",
-        f"{'variant':<14} {'short game':>12} {'s/situation':>12} {'gain sd':>9} "
+        f"{'variant':<14} {'short game':>12} {'s/situation':>12} {'diff. sd':>9} "
         f"{'to +-0.0005':>12} {'to +-0.0001':>12}",
     ]
     for row in result["sampled"]:
@@ -644,7 +644,7 @@ def format_exact_report(result: dict) -> str:
             + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
             + f"{row['seconds_per_situation']:>12.4f} "
             + (
-                f"{row['gain_sd']:>9.5f} {hours['0.0005']:>10.2f} h {hours['0.0001']:>10.1f} h"
+                f"{row['difference_sd']:>9.5f} {hours['0.0005']:>10.2f} h {hours['0.0001']:>10.1f} h"
                 if hours
                 else f"{'':>9} {'no samples saved':>25}"
             )
