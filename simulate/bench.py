@@ -644,7 +644,8 @@ def format_exact_report(result: dict) -> str:
             + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
             + f"{row['seconds_per_situation']:>12.4f} "
             + (
-                f"{row['difference_sd']:>9.5f} {hours['0.0005']:>10.2f} h {hours['0.0001']:>10.1f} h"
+                f"{row['difference_sd']:>9.5f} "
+                f"{hours['0.0005']:>10.2f} h {hours['0.0001']:>10.1f} h"
                 if hours
                 else f"{'':>9} {'no samples saved':>25}"
             )
