@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from ._decisions import best_options_jit
@@ -415,21 +416,20 @@ def situation_gains(
 
 
 def _best_evs(variant: Variant, hands, upcards, options) -> np.ndarray:
+    """The best EV among ``options`` of each situation, one situation per thread at a
+    time, so that Ctrl-C waits for one situation only."""
     if not len(options):
         return np.full(len(hands), -np.inf)
     fees, forced = variant.draw_arrays()
+    v, lists, pairs = variant.arrays(), value_lists(), needs_pair_tables(variant)
+    upcards = upcards.astype(np.int64)
     choice = np.empty(len(hands), dtype=np.int64)
     evs = np.empty(len(hands))
-    best_options_jit(
-        variant.arrays(),
-        value_lists(),
-        hands,
-        upcards.astype(np.int64),
-        options,
-        fees,
-        forced,
-        needs_pair_tables(variant),
-        choice,
-        evs,
-    )
+    step = numba.get_num_threads()
+    for start in range(0, len(hands), step):
+        part = slice(start, start + step)
+        best_options_jit(
+            v, lists, hands[part], upcards[part], options, fees, forced, pairs,
+            choice[part], evs[part],
+        )  # fmt: skip
     return evs
