@@ -48,16 +48,47 @@ def _top_pairs():
     return pairs[order]
 
 
+SUIT_PERMUTATIONS = np.array(
+    [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 1, 3], [0, 2, 3, 1], [0, 3, 1, 2], [0, 3, 2, 1]]
+)
+"""The relabellings of suits that keep the upcard's suit, 0: a hand's value is theirs."""
+
+
+@njit(cache=True)
+def _smallest_image(hand, upcard, image):
+    """The smallest colex rank, among the 51 others, of ``hand`` relabelled by any of
+    ``SUIT_PERMUTATIONS``."""
+    smallest = HANDS
+    for p in range(SUIT_PERMUTATIONS.shape[0]):
+        for i in range(5):  # insertion sort: five cards
+            card = hand[i] - (hand[i] & 3) + SUIT_PERMUTATIONS[p, hand[i] & 3]
+            j = i
+            while j > 0 and image[j - 1] > card:
+                image[j] = image[j - 1]
+                j -= 1
+            image[j] = card
+        for i in range(5):
+            image[i] -= image[i] > upcard
+        rank = 0
+        for i in range(5):
+            rank += BINOMIAL[image[i], i + 1]
+        smallest = min(smallest, rank)
+    return smallest
+
+
 @njit(cache=True, parallel=True)
 def final_values_jit(v, lists, upcard, forced, values, best):
-    """For every five cards outside ``upcard`` (by colex rank of their indices among the
-    51 others): into ``values``, the EV of folding or betting them (betting if
+    """For every five cards outside ``upcard`` (suit 0), by colex rank of their indices
+    among the 51 others: into ``values``, the EV of folding or betting them (betting if
     ``forced``) against the dealer's upcard and four cards outside them; into ``best``,
-    the most betting them can return, whoever the dealer holds."""
+    the most betting them can return, whoever the dealer holds. Computed once per class
+    of hands under ``SUIT_PERMUTATIONS``, then copied."""
     pairs = _top_pairs()
+    image_of = np.empty(HANDS, dtype=np.int64)
     for p in prange(pairs.shape[0]):
         d, e = pairs[p, 0], pairs[p, 1]
         hand = np.empty(5, dtype=np.int64)
+        image = np.empty(5, dtype=np.int64)
         hand[3], hand[4] = d + (d >= upcard), e + (e >= upcard)
         top = BINOMIAL[d, 4] + BINOMIAL[e, 5]
         for c in range(2, d):
@@ -67,10 +98,15 @@ def final_values_jit(v, lists, upcard, forced, values, best):
                 for a in range(b):
                     hand[0] = a + (a >= upcard)
                     rank = top + BINOMIAL[c, 3] + BINOMIAL[b, 2] + a
+                    image_of[rank] = _smallest_image(hand, upcard, image)
+                    if image_of[rank] < rank:
+                        continue
                     values[rank] = after_draw_ev_jit(v, lists, hand, upcard, hand, 5, forced)
                     multiple = bet_multiple_jit(v, hand, hand_value_jit(hand))
                     win = v.ante_pays + v.bet * multiple
                     best[rank] = max(0.0, v.ante_pays_no_qualify, win)  # 0: a push
+    for rank in prange(HANDS):
+        values[rank], best[rank] = values[image_of[rank]], best[image_of[rank]]
 
 
 @njit(cache=True)
