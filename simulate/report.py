@@ -97,10 +97,56 @@ def report_id(variant: Variant, plan: Strategy, rounds: int, seed: int, **inputs
     return hashlib.sha256(json.dumps(made_of, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def jurisdictions() -> dict[str, float]:
+BASES = ("per amount wagered", "per ante")
+
+
+@dataclass(frozen=True)
+class Jurisdiction:
+    """A minimum RTP, its basis, what it applies to and its source (None: an example)."""
+
+    minimum: float
+    basis: str
+    applies_to: str
+    source: str | None = None
+
+
+def jurisdictions() -> dict[str, Jurisdiction]:
     """Minimum RTP by jurisdiction (``simulate/jurisdictions.toml``)."""
     text = (resources.files("simulate") / "jurisdictions.toml").read_text()
-    return tomllib.loads(text)["minimum_rtp"]
+    entries = {name: Jurisdiction(**entry) for name, entry in tomllib.loads(text).items()}
+    for name, entry in entries.items():
+        if entry.basis not in BASES or not 0 < entry.minimum <= 1:
+            raise ValueError(f"jurisdictions.toml, {name}: basis or minimum out of range")
+    return entries
+
+
+def compared_rtp(figures: dict, basis: str, exact: bool) -> float:
+    """The RTP a minimum on ``basis`` is checked against: exact as it is, simulated by the
+    lower end of its 99% interval; per amount wagered, the house edge spread over the
+    average total bet."""
+    rtp = figures["rtp"] if exact else figures["simulated_rtp_ci99"][0]
+    if basis == "per amount wagered":
+        return 1 - (1 - rtp) / figures["average_total_bet"]
+    return rtp
+
+
+def _jurisdiction_checks(figures: dict, exact: bool) -> pd.DataFrame:
+    rows = []
+    for name, entry in jurisdictions().items():
+        rtp = compared_rtp(figures, entry.basis, exact)
+        bound = "exact RTP" if exact else "99% lower bound of the RTP"
+        rows.append(
+            {
+                "jurisdiction": name,
+                "minimum RTP": entry.minimum,
+                "applies to": entry.applies_to,
+                "source": entry.source or "none: an example",
+                "compared": f"{bound}, {entry.basis}",
+                "RTP compared": rtp,
+                "verdict": "meets" if rtp >= entry.minimum else "fails",
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def _bonus_table(variant: Variant) -> pd.DataFrame | None:
@@ -221,17 +267,7 @@ def build_report(
         figures["largest_win_probability"] = float(top["frequency"].sum())
     stakes = _stakes(variant, plan, stake_rounds, seed)
     figures["rtp_by_stake"] = stakes.to_dict(orient="records") if stakes is not None else []
-    checks = pd.DataFrame(
-        [
-            {
-                "jurisdiction": name,
-                "minimum RTP": minimum,
-                "reported RTP": figures["rtp"],
-                "verdict": "meets" if _meets(figures, minimum, exact is not None) else "fails",
-            }
-            for name, minimum in jurisdictions().items()
-        ]
-    )
+    checks = _jurisdiction_checks(figures, exact is not None)
     figures["jurisdictions"] = checks.to_dict(orient="records")
     plots = _plots(simulation, exact)
     sections = _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, stakes)
@@ -277,11 +313,6 @@ def _boxes_section(result: SimulationResult) -> Section:
             ("Correlation of the boxes' results", result.correlation.reset_index(names="")),
         ],
     )
-
-
-def _meets(figures: dict, minimum: float, exact: bool) -> bool:
-    """Exact figures are compared as they are; simulated ones by their 99% lower bound."""
-    return (figures["rtp"] if exact else figures["simulated_rtp_ci99"][0]) >= minimum
 
 
 def _stakes(variant: Variant, plan: Strategy, rounds: int, seed: int) -> pd.DataFrame | None:
@@ -456,8 +487,11 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
         Section(
             SECTIONS[7],
             [
-                "Exact RTPs are compared as they are; simulated RTPs by the "
-                "lower bound of their 99% interval."
+                "Each minimum is checked on its own basis: per ante, the RTP as reported; "
+                "per amount wagered, one less the house edge over the average total bet "
+                "(one less the element of risk). Exact RTPs are compared as they are, "
+                "simulated ones by the lower end of their 99% interval. Entries without a "
+                "source are examples of the form, not rules to rely on."
             ],
             [("", checks)],
         ),

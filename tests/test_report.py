@@ -80,13 +80,29 @@ def test_a_report_of_optimal_play_with_draws_states_the_exact_whole_game():
     assert "lower bound" in basic["optimal_rtp_method"]
 
 
-def test_jurisdiction_verdicts_follow_the_table(tmp_path):
+def test_jurisdiction_verdicts_follow_the_table_on_its_basis(tmp_path, monkeypatch):
     report = build_report("russian", "pair-or-better", 20_000, seed=2, stake_rounds=4_096)
-    verdicts = {row["jurisdiction"]: row["verdict"] for row in report.figures["jurisdictions"]}
-    rtp = report.figures["rtp"]  # exact: russian pair-or-better draws nothing
-    for name, minimum in report_module.jurisdictions().items():
-        assert verdicts[name] == ("meets" if rtp >= minimum else "fails")
-    assert verdicts["Nevada"] == "meets" and verdicts["Italy"] == "fails"
+    figures = report.figures
+    rows = {row["jurisdiction"]: row for row in figures["jurisdictions"]}
+    entries = report_module.jurisdictions()
+    assert set(rows) == set(entries)
+    # exact (russian pair-or-better draws nothing); per amount wagered: 1 - edge / total bet
+    per_wager = 1 - figures["house_edge"] / figures["average_total_bet"]
+    assert per_wager == pytest.approx(1 - figures["element_of_risk"], abs=1e-12)
+    for name, entry in entries.items():
+        rtp = per_wager if entry.basis == "per amount wagered" else figures["rtp"]
+        assert rows[name]["RTP compared"] == pytest.approx(rtp, abs=1e-12)
+        assert rows[name]["verdict"] == ("meets" if rtp >= entry.minimum else "fails")
+        assert entry.source is None and rows[name]["source"] == "none: an example"
+    # the basis decides: 0.846 per ante is below Italy's 0.90, per amount wagered above it
+    assert figures["rtp"] < entries["Italy"].minimum <= rows["Italy"]["RTP compared"]
+    assert rows["Italy"]["verdict"] == "meets"
+    # a simulated RTP is judged by the lower end of its 99% interval, on each basis
+    simulated = dict(figures, simulated_rtp_ci99=[0.8, 0.9])
+    assert report_module.compared_rtp(simulated, "per ante", exact=False) == 0.8
+    assert report_module.compared_rtp(simulated, "per amount wagered", exact=False) == (
+        pytest.approx(1 - 0.2 / figures["average_total_bet"])
+    )
 
 
 def test_report_with_several_boxes(tmp_path):
