@@ -14,12 +14,14 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numba
 import numpy as np
 import pandas as pd
 
 from . import _engine as engine
+from ._io import write_json
 from .catalog import load_strategy
 from .codes import CATEGORIES, DECISIONS, Category, Decision, Outcome
 from .provenance import software
@@ -62,7 +64,7 @@ def run(
     strategy: Strategy | str | Callable = "basic",
     rounds: int = 1_000_000,
     *,
-    seed: int = DEFAULT_SEED,
+    seed: int | None = DEFAULT_SEED,
     threads: int | None = None,
     stake: Stake | None = None,
     boxes: int | Sequence[float] | StakePlan | None = None,
@@ -78,9 +80,15 @@ def run(
     before it unless ``share_seen`` is False; the variant's open boxes come first, the
     rest are blind. The same seed gives the same figures, bit for bit, whatever
     ``threads`` and ``chunk_blocks`` (how many blocks of 4,096 rounds a kernel call
-    plays). ``progress`` is called with the rounds done after each chunk. Ctrl-C
-    stops after the chunk under way; the result holds the rounds done.
+    plays). ``seed=None`` draws a fresh seed from the operating system's entropy and
+    records it in the result, so the run can be replayed. ``progress`` is called with
+    the rounds done after each chunk. Ctrl-C stops after the chunk under way; the
+    result holds the rounds done.
     """
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a whole number of at least 0 or None, got {seed!r}")
     variant = load_variant(variant)
     strategy = load_strategy(strategy, variant)
     if strategy.variant != variant.name:
@@ -443,6 +451,18 @@ class SimulationResult:
         running = 1 + np.cumsum(self.block_nets[:, -1]) / ends
         pick = np.unique(np.linspace(0, len(ends) - 1, min(points, len(ends))).round().astype(int))
         return pd.DataFrame({"rounds": ends[pick], "rtp": running[pick]})
+
+    def __repr__(self) -> str:
+        figures = self.summary
+        return (
+            f"<SimulationResult {self.variant.name}, {self.strategy.name}, "
+            f"{self.rounds:,} rounds, seed {self.seed}: RTP {figures['rtp']:.4f} "
+            f"(SE {figures['standard_error']:.4f})>"
+        )
+
+    def save(self, path: str | Path) -> Path:
+        """Write :meth:`to_json` to ``path``, atomically."""
+        return write_json(path, self.to_json())
 
     def to_json(self) -> dict:
         """Everything, with what is needed to reproduce it."""

@@ -436,6 +436,19 @@ def test_json_records_what_reproduces_the_run():
     assert data["software"]["studsim"]
 
 
+def test_a_fresh_seed_is_recorded_and_replays_the_run(tmp_path):
+    fresh = run("oasis", "basic", 4_096, seed=None)
+    other = run("oasis", "basic", 4_096, seed=None)
+    assert fresh.seed != other.seed and fresh.seed >= 0
+    again = run("oasis", "basic", 4_096, seed=fresh.seed)
+    assert again.summary == fresh.summary
+    assert repr(fresh).startswith("<SimulationResult oasis, basic, 4,096 rounds, seed ")
+    assert f"RTP {fresh.summary['rtp']:.4f}" in repr(fresh) and "\n" not in repr(fresh)
+    path = fresh.save(tmp_path / "run.json")
+    saved = json.loads(path.read_text())
+    assert saved["seed"] == fresh.seed and saved["summary"]["rtp"] == fresh.summary["rtp"]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -445,6 +458,8 @@ def test_json_records_what_reproduces_the_run():
         (dict(strategy="nope"), "unknown strategy 'nope' for oasis"),
         (dict(stake=Stake("GOLD", 5)), "no account 'GOLD'"),
         (dict(stake=Stake("LITE", 500)), "outside LITE's limits"),
+        (dict(seed=-1), "seed must be a whole number"),
+        (dict(seed=1.5), "seed must be a whole number"),
     ],
 )
 def test_bad_arguments(kwargs, message):
