@@ -294,7 +294,8 @@ def discard_sampled(folder: Path) -> None:
 def optimal_rtp(variant: Variant) -> dict:
     """The RTP under optimal play and how it is known: exact enumeration where the game
     is weighed (without draws, or with draws from the saved counts), sampled where
-    longer exchanges were measured, else None."""
+    longer exchanges were measured (with its 99.9% interval, the normal
+    approximation's), else None."""
     if not variant.has_draws:
         return {"rtp": exact_game(variant, "optimal").summary["rtp"], "method": "exact"}
     never_bought = "; the dealer's game never bought" if variant.buy_game else ""
@@ -311,12 +312,11 @@ def optimal_rtp(variant: Variant) -> dict:
             "method": f"not weighed yet (studsim exact {variant.name} -s optimal)",
         }
     figures = sampled.summary()
-    low, high = figures["rtp_interval_999"]
     return {
         "rtp": figures["rtp"],
         "method": f"exact to {sampled.short_draws}-card draws + {figures['samples']:,} "
-        f"situations sampled against a proxy; 99.9% interval {low:.4f} to {high:.4f} "
-        f"(normal approximation){never_bought}",
+        f"situations sampled against a proxy{never_bought}",
+        "interval": figures["rtp_interval_999"],
     }
 
 

@@ -46,18 +46,21 @@ from .variant import Variant, load_variant
 __all__ = ["Report", "build_report", "write_report"]
 
 SECTIONS = [
-    "1. Identification",
-    "2. Rules of play and wagers",
-    "3. Method",
-    "4. Player strategy",
-    "5. Outcome tables",
-    "6. Summary",
+    "1. Summary",
+    "2. Identification",
+    "3. Rules of play and wagers",
+    "4. Method",
+    "5. Player strategy",
+    "6. Outcome tables",
     "7. Simulation check",
     "8. Minimum RTP by jurisdiction",
     "9. RTP by stake under the maximum payout",
     "10. Plots",
     "11. Several boxes against one dealer",
 ]
+VOLATILITY_Z = 1.6448536269514722
+"""The volatility index is this normal quantile (90%, two-sided) times the standard
+deviation per round."""
 
 
 @dataclass
@@ -252,6 +255,7 @@ def build_report(
     optimal = optimal_rtp(variant)
     figures["optimal_rtp"] = optimal["rtp"]
     figures["optimal_rtp_method"] = optimal["method"]
+    figures["optimal_rtp_interval_999"] = optimal.get("interval")
     if exact:
         figures["deviation_in_standard_errors"] = (sim["rtp"] - exact.summary["rtp"]) / (
             exact.summary["standard_deviation"] / math.sqrt(simulation.rounds)
@@ -363,6 +367,53 @@ def _plots(simulation: SimulationResult, exact) -> dict[str, plt.Figure]:
     return {"convergence.png": convergence, "distribution.png": distribution}
 
 
+def _percent(fraction: float | None) -> str:
+    return "not known" if fraction is None else f"{100 * fraction:.4f}%"
+
+
+def interval_text(interval: list[float] | None, number) -> str:
+    """ "; 99.9% interval a to b (normal approximation)", each end written by ``number``;
+    nothing without an interval."""
+    if not isinstance(interval, list | tuple):
+        return ""
+    low, high = (number(x) for x in interval)
+    return f"; 99.9% interval {low} to {high} (normal approximation)"
+
+
+def _summary_rows(strategy: str, figures: dict, exact: bool) -> pd.DataFrame:
+    """The summary page: labels in words, percentages to four decimals, antes to four."""
+    how = (
+        "exact"
+        if exact
+        else "simulated, 99% interval {} to {}".format(
+            *(_percent(x) for x in figures["simulated_rtp_ci99"])
+        )
+    )
+    chance = figures["largest_win_probability"]
+    rows = {
+        f"Return to player, strategy {strategy}": f"{_percent(figures['rtp'])} ({how})",
+        "Return to player, optimal play": (
+            f"{_percent(figures['optimal_rtp'])} ({figures['optimal_rtp_method']}"
+            + interval_text(figures["optimal_rtp_interval_999"], _percent)
+            + ")"
+        ),
+        "House edge": _percent(figures["house_edge"]),
+        "Element of risk (per amount wagered)": _percent(figures["element_of_risk"]),
+        "Average total bet": f"{figures['average_total_bet']:.4f} antes",
+        "Hit frequency (rounds won)": _percent(figures["hit_frequency"]),
+        "Standard deviation per round": f"{figures['standard_deviation']:.4f} antes",
+        "Volatility index (90%)": f"{VOLATILITY_Z * figures['standard_deviation']:.4f} antes",
+        "Largest win": (
+            f"{figures['largest_win']:.4f} antes, "
+            + (f"1 in {1 / chance:,.0f}" if chance else "never seen")
+            + (" (exact)" if exact else " of the simulated rounds")
+        ),
+    }
+    if figures["bonus_rtp"] is not None:
+        rows["Return to player of the bonus bet (exact)"] = _percent(figures["bonus_rtp"])
+    return pd.DataFrame({"figure": list(rows), "value": list(rows.values())})
+
+
 def _figures_table(items: dict) -> pd.DataFrame:
     return pd.DataFrame([{"figure": k, "value": v} for k, v in items.items()])
 
@@ -432,22 +483,7 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
         outcome_tables.append(("Main game (simulated, rounds)", table))
     if bonus is not None:
         outcome_tables.append(("Bonus bet (exact, combinations of the first five cards)", bonus))
-    summary = {
-        k: figures[k]
-        for k in (
-            "rtp",
-            "optimal_rtp",
-            "optimal_rtp_method",
-            "house_edge",
-            "element_of_risk",
-            "average_total_bet",
-            "standard_deviation",
-            "hit_frequency",
-            "largest_win",
-            "largest_win_probability",
-            "bonus_rtp",
-        )
-    }
+    summary = _summary_rows(plan.name, figures, exact is not None)
     check = {
         "generator": "SplitMix64 per round from numpy SeedSequence",
         "seed": simulation.seed,
@@ -460,28 +496,31 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
     if exact:
         check["exact RTP"] = exact.summary["rtp"]
         check["deviation (standard errors)"] = figures["deviation_in_standard_errors"]
-    strategy_section = Section(SECTIONS[3], describe_strategy(plan))
+    strategy_section = Section(SECTIONS[4], describe_strategy(plan))
     if chart is not None:
         strategy_section.tables.append(
             ("Share of deals on which the optimal strategy bets, by hand and upcard", chart)
         )
     return [
-        Section(SECTIONS[0], tables=[("", identification)]),
-        Section(SECTIONS[1], describe_rules(variant), game_tables),
-        Section(SECTIONS[2], method),
+        Section(
+            SECTIONS[0],
+            [
+                "Per initial wager (the ante) unless said otherwise; percentages of it, "
+                "amounts in antes."
+            ],
+            [("", summary)],
+        ),
+        Section(SECTIONS[1], tables=[("", identification)]),
+        Section(SECTIONS[2], describe_rules(variant), game_tables),
+        Section(SECTIONS[3], method),
         strategy_section,
         Section(
-            SECTIONS[4],
+            SECTIONS[5],
             [
                 "Payouts are the net result of the box in antes (bonus: in "
                 "bonus bets); contribution = probability x payout."
             ],
             outcome_tables,
-        ),
-        Section(
-            SECTIONS[5],
-            ["Per initial wager (the ante); element of risk per total wagered."],
-            [("", _figures_table(summary))],
         ),
         Section(SECTIONS[6], tables=[("", _figures_table(check))]),
         Section(

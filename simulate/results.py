@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._io import write_atomic, write_json
-from .report import build_report, write_report
+from .report import build_report, interval_text, write_report
 from .simulation import DEFAULT_SEED
 from .variant import variant_names
 
@@ -29,7 +29,8 @@ def headline_markdown(summary: pd.DataFrame) -> str:
         lines.append(
             f"| {row.variant} | {row.strategy} | {row.method} | {row.rtp:.6f} | "
             f"{row.house_edge:.6f} | {row.standard_deviation:.6f} | {optimal} | "
-            f"{row.optimal_rtp_method} |"
+            f"{row.optimal_rtp_method}"
+            f"{interval_text(row.optimal_rtp_interval_999, lambda x: f'{x:.4f}')} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -73,6 +74,7 @@ def regenerate_results(
                     "seed",
                     "optimal_rtp",
                     "optimal_rtp_method",
+                    "optimal_rtp_interval_999",
                 )
             }
         )

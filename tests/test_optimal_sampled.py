@@ -165,6 +165,9 @@ def test_optimal_rtp_says_how_it_is_known():
     assert optimal_rtp(load_variant("caribbean"))["method"] == "exact"
     known = optimal_rtp(load_variant("oasis-classic"))
     assert known["rtp"] is None or "sampled" in known["method"]
+    if known["rtp"] is not None:
+        low, high = known["interval"]
+        assert low <= known["rtp"] <= high
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,14 @@ def test_report_builds_for_every_variant(variant, tmp_path):
     }
     text = pdf_text(out / "report.pdf")
     pages = PdfReader(out / "report.pdf").pages
+    first = pages[0].extract_text()  # the summary comes first, in words and percentages
+    assert first.index(SECTIONS[0]) < first.index("Return to player, strategy")
+    figures = report.figures
+    assert f"{100 * figures['rtp']:.4f}%" in first
+    assert f"{100 * figures['house_edge']:.4f}%" in first
+    if figures["optimal_rtp"] is not None:
+        assert f"{100 * figures['optimal_rtp']:.4f}%" in first
+    assert "Largest win" in first and "1 in " in first and "house_edge" not in first
     report_id = report.figures["report_id"]
     for number, page in enumerate(pages, 1):
         assert f"{report_id}: page {number} of {len(pages)}" in page.extract_text()
