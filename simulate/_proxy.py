@@ -14,6 +14,13 @@ inclusion-exclusion over D:
 
 32 look-ups for all 32 exchanges of a situation. Card sets of the 51 cards
 outside u are indexed by colex rank, each size from its offset in one array.
+
+The same sums of two upper bounds of a hand's value, whatever the discards,
+bound the true gain of every situation: the most betting the hand can return;
+and, with k discards dead, the dealer's hands that avoid them being at least
+the share 1/r of those that avoid the hand alone (r = C(46, 4) / C(46 - k, 4)),
+losing at most 1 + BET on each of the others, a value at most
+r * play EV + (r - 1)(1 + BET).
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ OFFSETS = np.cumsum([0] + [comb(OTHERS, k) for k in range(6)])
 """Where the sets of k cards start in an array of sums, k = 0..5; ``OFFSETS[6]``: its length."""
 HANDS = comb(OTHERS, 5)
 UNSEEN = 46  # cards the player draws from
+VALUE, FORCED, BEST, BOUND = 0, 1, 2, 2  # tables of sums; BOUND + k: k cards thrown
+TABLES = BOUND + 6
 
 
 @njit(cache=True)
@@ -77,12 +86,12 @@ def _smallest_image(hand, upcard, image):
 
 
 @njit(cache=True, parallel=True)
-def final_values_jit(v, lists, upcard, forced, values, best):
+def final_values_jit(v, lists, upcard, plays, best):
     """For every five cards outside ``upcard`` (suit 0), by colex rank of their indices
-    among the 51 others: into ``values``, the EV of folding or betting them (betting if
-    ``forced``) against the dealer's upcard and four cards outside them; into ``best``,
-    the most betting them can return, whoever the dealer holds. Computed once per class
-    of hands under ``SUIT_PERMUTATIONS``, then copied."""
+    among the 51 others: into ``plays``, the EV of betting them against the dealer's
+    upcard and four cards outside them; into ``best``, the most betting them can return,
+    whoever the dealer holds. Computed once per class of hands under
+    ``SUIT_PERMUTATIONS``, then copied."""
     pairs = _top_pairs()
     image_of = np.empty(HANDS, dtype=np.int64)
     for p in prange(pairs.shape[0]):
@@ -101,12 +110,12 @@ def final_values_jit(v, lists, upcard, forced, values, best):
                     image_of[rank] = _smallest_image(hand, upcard, image)
                     if image_of[rank] < rank:
                         continue
-                    values[rank] = after_draw_ev_jit(v, lists, hand, upcard, hand, 5, forced)
+                    plays[rank] = after_draw_ev_jit(v, lists, hand, upcard, hand, 5, True)
                     multiple = bet_multiple_jit(v, hand, hand_value_jit(hand))
                     win = v.ante_pays + v.bet * multiple
                     best[rank] = max(0.0, v.ante_pays_no_qualify, win)  # 0: a push
     for rank in prange(HANDS):
-        values[rank], best[rank] = values[image_of[rank]], best[image_of[rank]]
+        plays[rank], best[rank] = plays[image_of[rank]], best[image_of[rank]]
 
 
 @njit(cache=True)
@@ -142,6 +151,14 @@ def superset_sums_jit(values, sums):
 
 
 @njit(cache=True)
+def _thrown(mask):
+    thrown = 5
+    for i in range(5):
+        thrown -= (mask >> i) & 1
+    return thrown
+
+
+@njit(cache=True)
 def kept_means_jit(sums, hand, upcard, out):
     """``out[K]``: the mean value of the final hands of keeping the cards ``K`` (a mask of
     positions) of ``hand`` (increasing, without the upcard) and drawing the rest."""
@@ -155,29 +172,28 @@ def kept_means_jit(sums, hand, upcard, out):
             if not (mask >> bit) & 1:
                 out[mask] -= out[mask | (1 << bit)]
     for mask in range(32):
-        thrown = 5
-        for i in range(5):
-            thrown -= (mask >> i) & 1
-        out[mask] /= BINOMIAL[UNSEEN, thrown]
+        out[mask] /= BINOMIAL[UNSEEN, _thrown(mask)]
 
 
 @njit(cache=True)
 def situation_proxy_jit(tables, hand, upcard, fees, forced, long, means):
     """(proxy gain, bound of the true gain) of a situation: the proxy's best long exchange
     beyond its best other exchange or standing (zero if none), and a proven bound of how
-    much any long exchange can beat folding or betting. ``tables``: sums of the values,
-    the values when betting is forced, the most each hand returns; ``fees``, ``forced``,
-    ``long``: per mask of kept cards (fee NaN where not offered). ``means``: 3 x 32."""
-    for t in range(3):
+    much any long exchange can beat folding or betting. ``tables``: sums of each hand's
+    value (``VALUE``, ``FORCED``), of the most it can return (``BEST``) and of the bound
+    of its value when k discards are dead (``BOUND + k``); ``fees``, ``forced``, ``long``:
+    per mask of kept cards (fee NaN where not offered). ``means``: ``TABLES`` x 32."""
+    for t in range(TABLES):
         kept_means_jit(tables[t], hand, upcard, means[t])
     short_best, long_best, bound = -np.inf, -np.inf, 0.0
     for mask in range(32):
         if np.isnan(fees[mask]):
             continue
-        ev = (means[1, mask] if forced[mask] else means[0, mask]) - fees[mask]
+        ev = (means[FORCED, mask] if forced[mask] else means[VALUE, mask]) - fees[mask]
         if long[mask]:
             long_best = max(long_best, ev)
-            bound = max(bound, means[2, mask] - fees[mask] - means[0, 31])
+            most = min(means[BEST, mask], means[BOUND + _thrown(mask), mask])
+            bound = max(bound, most - fees[mask] - means[VALUE, 31])
         else:
             short_best = max(short_best, ev)
     return max(0.0, long_best - short_best), bound
@@ -199,7 +215,7 @@ def game_proxies_jit(tables, reps, rank, fees, forced, long, gains, largest, bou
     ``tables`` are for), the largest, and the largest bound of the true gain."""
     upcard = 4 * rank
     for c in prange(reps.shape[0]):
-        means = np.empty((3, 32))
+        means = np.empty((TABLES, 32))
         hand = np.empty(5, dtype=np.int64)
         gains[c], largest[c], bounds[c] = 0.0, 0.0, 0.0
         for suit in range(4):
@@ -216,7 +232,7 @@ def game_proxies_jit(tables, reps, rank, fees, forced, long, gains, largest, bou
 def sample_proxies_jit(tables, hands, upcards, rank, fees, forced, long, gains, bounds):
     """The proxy gain and the bound of the true gain of each situation (hand, upcard) whose
     upcard has ``rank``, into ``gains`` and ``bounds``; the others are left alone."""
-    means = np.empty((3, 32))
+    means = np.empty((TABLES, 32))
     hand = np.empty(5, dtype=np.int64)
     for i in range(hands.shape[0]):
         if upcards[i] >> 2 == rank:

@@ -15,13 +15,19 @@ __all__ = ["ProxyGains", "proxy_gains"]
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
 from ._exact import canonical_hands_jit
 from ._proxy import (
+    BEST,
+    BOUND,
+    FORCED,
     HANDS,
     OFFSETS,
+    TABLES,
+    VALUE,
     final_values_jit,
     game_proxies_jit,
     sample_proxies_jit,
@@ -31,6 +37,7 @@ from .exact import value_lists
 from .variant import Variant
 
 UPCARDS = 47  # per five dealt cards
+DEALER_DECK = 46  # the cards the dealer's hidden four come from, against a final hand
 
 
 @dataclass(frozen=True)
@@ -41,8 +48,9 @@ class ProxyGains:
     """Averaged over every situation, each as often as it is dealt."""
     largest: float
     gain_bound: float
-    """A proven bound of the true gain of any situation: the most a long exchange's
-    final hands can return, less its fee, beyond folding or betting the five cards."""
+    """A proven bound of the true gain of any situation: a bound of what a long
+    exchange's final hands are worth (see ``_proxy``), less its fee, beyond folding or
+    betting the five cards."""
     samples: np.ndarray
     """Of each sampled situation."""
 
@@ -54,6 +62,29 @@ def option_arrays(variant: Variant, short_draws: int) -> tuple[np.ndarray, ...]:
     thrown = 5 - np.array([bin(mask).count("1") for mask in range(32)])
     fee = np.where(thrown == 0, 0.0, fees[thrown])
     return fee, forced_by_count[thrown], thrown > short_draws
+
+
+def rank_tables(variant: Variant, rank: int, short_draws: int) -> np.ndarray:
+    """The sums of the proxy for an upcard of ``rank`` (suit 0), by ``_proxy``'s table
+    numbers: hands' values, their values when forced to bet, the most they can return,
+    and for each long exchange of k cards the bound of their values with k discards
+    dead."""
+    v, lists = variant.arrays(), value_lists()
+    _, forced = variant.draw_arrays()
+    long = option_arrays(variant, short_draws)[2]
+    plays, best = np.empty(HANDS), np.empty(HANDS)
+    final_values_jit(v, lists, 4 * rank, plays, best)
+    tables = np.zeros((TABLES, OFFSETS[6]))
+    superset_sums_jit(np.maximum(-1.0, plays), tables[VALUE])
+    superset_sums_jit(plays, tables[FORCED])
+    superset_sums_jit(best, tables[BEST])
+    for thrown in sorted({5 - bin(mask).count("1") for mask in range(32) if long[mask]}):
+        r = comb(DEALER_DECK, 4) / comb(DEALER_DECK - thrown, 4)
+        most = r * plays + (r - 1) * (1 + v.bet)
+        superset_sums_jit(
+            most if forced[thrown] else np.maximum(-1.0, most), tables[BOUND + thrown]
+        )
+    return tables
 
 
 def proxy_gains(
@@ -71,21 +102,13 @@ def proxy_gains(
     reps, weights = canonical_hands_jit()
     reps, weights = reps[:classes], weights[:classes]
     fees, forced, long = option_arrays(variant, short_draws)
-    v, lists = variant.arrays(), value_lists()
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     upcards = np.asarray(upcards, dtype=np.int64)
     samples, bounds = np.zeros(len(hands)), np.zeros(len(hands))
     gains, largest, class_bounds = (np.empty(len(reps)) for _ in range(3))
-    values, best = np.empty(HANDS), np.empty(HANDS)
-    tables = np.empty((3, OFFSETS[6]))
     total, most, bound = 0.0, 0.0, 0.0
     for rank in range(13):
-        final_values_jit(v, lists, 4 * rank, False, values, best)
-        superset_sums_jit(values, tables[0])
-        superset_sums_jit(best, tables[2])
-        if forced.any():
-            final_values_jit(v, lists, 4 * rank, True, values, best)
-        superset_sums_jit(values, tables[1])
+        tables = rank_tables(variant, rank, short_draws)
         game_proxies_jit(tables, reps, rank, fees, forced, long, gains, largest, class_bounds)
         total += float(weights @ gains)
         most, bound = max(most, largest.max()), max(bound, class_bounds.max())

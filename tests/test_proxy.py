@@ -8,41 +8,20 @@ import numpy as np
 import pytest
 
 from simulate._exact import after_draw_ev_jit
-from simulate._proxy import (
-    HANDS,
-    OFFSETS,
-    final_values_jit,
-    game_proxies_jit,
-    kept_means_jit,
-    sample_proxies_jit,
-    superset_sums_jit,
-)
+from simulate._proxy import VALUE, game_proxies_jit, kept_means_jit, sample_proxies_jit
 from simulate.exact import value_lists
 from simulate.intervals import betting_interval
-from simulate.optimal_sampled import _class_weights, situation_gains
-from simulate.proxy import option_arrays
+from simulate.optimal_sampled import _class_weights, saved_sampled_optimum, situation_gains
+from simulate.proxy import option_arrays, rank_tables
 from simulate.variant import load_variant
 
 RANK = 9  # the upcard's rank in these tests (suit 0: the tables' upcard)
 
 
-def rank_tables(variant, rank: int = RANK) -> np.ndarray:
-    """The proxy's sums for an upcard of ``rank``: values, values when forced, best."""
-    v, lists = variant.arrays(), value_lists()
-    values, best = np.empty(HANDS), np.empty(HANDS)
-    tables = np.empty((3, OFFSETS[6]))
-    final_values_jit(v, lists, 4 * rank, False, values, best)
-    superset_sums_jit(values, tables[0])
-    superset_sums_jit(best, tables[2])
-    final_values_jit(v, lists, 4 * rank, True, values, best)
-    superset_sums_jit(values, tables[1])
-    return tables
-
-
 @pytest.fixture(scope="module")
 def russian():
     variant = load_variant("russian")
-    return variant, rank_tables(variant)
+    return variant, rank_tables(variant, RANK, 2)
 
 
 def test_kept_means_are_averages_over_every_draw(russian):
@@ -53,7 +32,7 @@ def test_kept_means_are_averages_over_every_draw(russian):
     means = np.empty(32)
     for _ in range(2):
         hand = np.sort(rng.choice(np.setdiff1d(np.arange(52), [upcard]), 5, replace=False))
-        kept_means_jit(tables[0], hand, upcard, means)
+        kept_means_jit(tables[VALUE], hand, upcard, means)
         deck = np.setdiff1d(np.arange(52), [*hand, upcard])
         for mask in (31, 0b11101, 0b01110, 0b10001):
             kept = [int(hand[i]) for i in range(5) if (mask >> i) & 1]
@@ -85,7 +64,7 @@ def test_the_bound_holds_over_exact_gains(cheap_exchanges):
     """No situation's exact gain of the long exchanges exceeds its proven bound, and the
     proxy gain follows the exact gain."""
     variant, _ = cheap_exchanges
-    tables = rank_tables(variant)
+    tables = rank_tables(variant, RANK, 1)
     fees, forced, long = option_arrays(variant, 1)
     reps = _class_weights()[0]
     classes = np.arange(0, 120_000, 1_000)
@@ -120,3 +99,18 @@ def test_the_betting_interval_narrows_with_samples_and_refuses_wrong_ranges():
     assert narrow[0] < 1 < narrow[1]
     with pytest.raises(ValueError, match="outside their range"):
         betting_interval(x, 0, 3)
+
+
+def test_the_bound_holds_over_the_committed_russian_samples(russian):
+    """The exact gains of the shipped Russian samples whose upcard has the tables' rank
+    stay within their bounds; the proxy gains there are those shipped."""
+    variant, tables = russian
+    saved = saved_sampled_optimum(variant)
+    mine = saved.upcards // 4 == RANK
+    hands = _class_weights()[0][saved.classes[mine]]
+    upcards = saved.upcards[mine].astype(np.int64)
+    fees, forced, long = option_arrays(variant, 2)
+    proxy, bounds = np.zeros(mine.sum()), np.zeros(mine.sum())
+    sample_proxies_jit(tables, hands, upcards, RANK, fees, forced, long, proxy, bounds)
+    assert mine.sum() > 50 and np.all(saved.gains[mine] <= bounds)
+    np.testing.assert_array_equal(proxy, saved.proxy.samples[mine])
