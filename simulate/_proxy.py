@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._evaluator import BINOMIAL, hand_value_jit
-from ._exact import after_draw_ev_jit
+from ._exact import after_draw_ev_jit, thrown_count_jit
 from ._settlement import bet_multiple_jit
 
 OTHERS = 51  # cards outside the upcard
@@ -151,14 +151,6 @@ def superset_sums_jit(values, sums):
 
 
 @njit(cache=True)
-def _thrown(mask):
-    thrown = 5
-    for i in range(5):
-        thrown -= (mask >> i) & 1
-    return thrown
-
-
-@njit(cache=True)
 def kept_means_jit(sums, hand, upcard, out):
     """``out[K]``: the mean value of the final hands of keeping the cards ``K`` (a mask of
     positions) of ``hand`` (increasing, without the upcard) and drawing the rest."""
@@ -172,7 +164,7 @@ def kept_means_jit(sums, hand, upcard, out):
             if not (mask >> bit) & 1:
                 out[mask] -= out[mask | (1 << bit)]
     for mask in range(32):
-        out[mask] /= BINOMIAL[UNSEEN, _thrown(mask)]
+        out[mask] /= BINOMIAL[UNSEEN, thrown_count_jit(mask)]
 
 
 @njit(cache=True)
@@ -192,7 +184,7 @@ def situation_proxy_jit(tables, hand, upcard, fees, forced, long, means):
         ev = (means[FORCED, mask] if forced[mask] else means[VALUE, mask]) - fees[mask]
         if long[mask]:
             long_best = max(long_best, ev)
-            most = min(means[BEST, mask], means[BOUND + _thrown(mask), mask])
+            most = min(means[BEST, mask], means[BOUND + thrown_count_jit(mask), mask])
             bound = max(bound, most - fees[mask] - means[VALUE, 31])
         else:
             short_best = max(short_best, ev)

@@ -37,6 +37,8 @@ from .exact import value_lists
 from .variant import Variant
 
 UPCARDS = 47  # per five dealt cards
+THROWN = 5 - np.array([bin(mask).count("1") for mask in range(32)])
+"""Cards thrown by each mask of kept cards."""
 DEALER_DECK = 46  # the cards the dealer's hidden four come from, against a final hand
 
 
@@ -59,9 +61,8 @@ def option_arrays(variant: Variant, short_draws: int) -> tuple[np.ndarray, ...]:
     """Per mask of kept cards: the fee (0 for keeping all five, NaN where not offered),
     whether the BET is then forced, whether the exchange is a long one."""
     fees, forced_by_count = variant.draw_arrays()
-    thrown = 5 - np.array([bin(mask).count("1") for mask in range(32)])
-    fee = np.where(thrown == 0, 0.0, fees[thrown])
-    return fee, forced_by_count[thrown], thrown > short_draws
+    fee = np.where(THROWN == 0, 0.0, fees[THROWN])
+    return fee, forced_by_count[THROWN], short_draws < THROWN
 
 
 def rank_tables(variant: Variant, rank: int, short_draws: int) -> np.ndarray:
@@ -78,7 +79,7 @@ def rank_tables(variant: Variant, rank: int, short_draws: int) -> np.ndarray:
     superset_sums_jit(np.maximum(-1.0, plays), tables[VALUE])
     superset_sums_jit(plays, tables[FORCED])
     superset_sums_jit(best, tables[BEST])
-    for thrown in sorted({5 - bin(mask).count("1") for mask in range(32) if long[mask]}):
+    for thrown in np.unique(THROWN[long]):
         r = comb(DEALER_DECK, 4) / comb(DEALER_DECK - thrown, 4)
         most = r * plays + (r - 1) * (1 + v.bet)
         superset_sums_jit(
