@@ -72,14 +72,14 @@ def rank_tables(variant: Variant, rank: int, short_draws: int) -> np.ndarray:
     dead."""
     v, lists = variant.arrays(), value_lists()
     _, forced = variant.draw_arrays()
-    long = option_arrays(variant, short_draws)[2]
+    fees, _, long = option_arrays(variant, short_draws)
     plays, best = np.empty(HANDS), np.empty(HANDS)
     final_values_jit(v, lists, 4 * rank, plays, best)
     tables = np.zeros((TABLES, OFFSETS[6]))
     superset_sums_jit(np.maximum(-1.0, plays), tables[VALUE])
     superset_sums_jit(plays, tables[FORCED])
     superset_sums_jit(best, tables[BEST])
-    for thrown in np.unique(THROWN[long]):
+    for thrown in np.unique(THROWN[long & ~np.isnan(fees)]):  # the long exchanges offered
         r = comb(DEALER_DECK, 4) / comb(DEALER_DECK - thrown, 4)
         most = r * plays + (r - 1) * (1 + v.bet)
         superset_sums_jit(

@@ -135,9 +135,9 @@ def compared_rtp(figures: dict, basis: str, exact: bool) -> float:
 
 def _jurisdiction_checks(figures: dict, exact: bool) -> pd.DataFrame:
     rows = []
+    bound = "exact RTP" if exact else "99% lower bound of the RTP"
     for name, entry in jurisdictions().items():
         rtp = compared_rtp(figures, entry.basis, exact)
-        bound = "exact RTP" if exact else "99% lower bound of the RTP"
         rows.append(
             {
                 "jurisdiction": name,
