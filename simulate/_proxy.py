@@ -21,6 +21,9 @@ and, with k discards dead, the dealer's hands that avoid them being at least
 the share 1/r of those that avoid the hand alone (r = C(46, 4) / C(46 - k, 4)),
 losing at most 1 + BET on each of the others, a value at most
 r * play EV + (r - 1)(1 + BET).
+
+Buying a sixth card discards nothing, so every six cards' value, the same way,
+gives its exact EV: the mean over the 46 cards it can buy.
 """
 
 from __future__ import annotations
@@ -43,18 +46,30 @@ VALUE, FORCED, BEST, BOUND = 0, 1, 2, 2  # tables of sums; BOUND + k: k cards th
 TABLES = BOUND + 6
 
 
+COLEX = np.array([[comb(n, k) for k in range(7)] for n in range(OTHERS + 1)], dtype=np.int64)
+"""``COLEX[n, k]``: the number of k-sets below index n; a set's colex rank sums them."""
+CHUNKS = 512  # of the sets of a size, valued in parallel
+
+
 @njit(cache=True)
-def _top_pairs():
-    """The (4th, 5th) smallest indices of every five-card set, in an order that deals
-    neighbours, which cost alike, to different threads."""
-    pairs = np.empty((OTHERS * OTHERS, 2), dtype=np.int64)
-    n = 0
-    for e in range(4, OTHERS):
-        for d in range(3, e):
-            pairs[n, 0], pairs[n, 1] = d, e
+def _unrank(rank, indices):
+    """The increasing indices of the set with colex ``rank``, into ``indices``."""
+    for size in range(indices.shape[0], 0, -1):
+        n = size - 1
+        while COLEX[n + 1, size] <= rank:
             n += 1
-    order = np.concatenate((np.arange(0, n, 2), np.arange(1, n, 2)))
-    return pairs[order]
+        indices[size - 1] = n
+        rank -= COLEX[n, size]
+
+
+@njit(cache=True)
+def _advance(indices):
+    """The next set in colex order, in place."""
+    i = 0
+    while i + 1 < indices.shape[0] and indices[i] + 1 == indices[i + 1]:
+        indices[i] = i
+        i += 1
+    indices[i] += 1
 
 
 SUIT_PERMUTATIONS = np.array(
@@ -67,54 +82,51 @@ SUIT_PERMUTATIONS = np.array(
 def _smallest_image(hand, upcard, image):
     """The smallest colex rank, among the 51 others, of ``hand`` relabelled by any of
     ``SUIT_PERMUTATIONS``."""
-    smallest = HANDS
+    smallest = COLEX[OTHERS, hand.shape[0]]
     for p in range(SUIT_PERMUTATIONS.shape[0]):
-        for i in range(5):  # insertion sort: five cards
+        for i in range(hand.shape[0]):  # insertion sort: five or six cards
             card = hand[i] - (hand[i] & 3) + SUIT_PERMUTATIONS[p, hand[i] & 3]
             j = i
             while j > 0 and image[j - 1] > card:
                 image[j] = image[j - 1]
                 j -= 1
             image[j] = card
-        for i in range(5):
-            image[i] -= image[i] > upcard
         rank = 0
-        for i in range(5):
-            rank += BINOMIAL[image[i], i + 1]
+        for i in range(hand.shape[0]):
+            rank += COLEX[image[i] - (image[i] > upcard), i + 1]
         smallest = min(smallest, rank)
     return smallest
 
 
 @njit(cache=True, parallel=True)
-def final_values_jit(v, lists, upcard, plays, best):
-    """For every five cards outside ``upcard`` (suit 0), by colex rank of their indices
-    among the 51 others: into ``plays``, the EV of betting them against the dealer's
-    upcard and four cards outside them; into ``best``, the most betting them can return,
-    whoever the dealer holds. Computed once per class of hands under
-    ``SUIT_PERMUTATIONS``, then copied."""
-    pairs = _top_pairs()
-    image_of = np.empty(HANDS, dtype=np.int64)
-    for p in prange(pairs.shape[0]):
-        d, e = pairs[p, 0], pairs[p, 1]
-        hand = np.empty(5, dtype=np.int64)
-        image = np.empty(5, dtype=np.int64)
-        hand[3], hand[4] = d + (d >= upcard), e + (e >= upcard)
-        top = BINOMIAL[d, 4] + BINOMIAL[e, 5]
-        for c in range(2, d):
-            hand[2] = c + (c >= upcard)
-            for b in range(1, c):
-                hand[1] = b + (b >= upcard)
-                for a in range(b):
-                    hand[0] = a + (a >= upcard)
-                    rank = top + BINOMIAL[c, 3] + BINOMIAL[b, 2] + a
-                    image_of[rank] = _smallest_image(hand, upcard, image)
-                    if image_of[rank] < rank:
-                        continue
-                    plays[rank] = after_draw_ev_jit(v, lists, hand, upcard, hand, 5, True)
-                    multiple = bet_multiple_jit(v, hand, hand_value_jit(hand))
-                    win = v.ante_pays + v.bet * multiple
-                    best[rank] = max(0.0, v.ante_pays_no_qualify, win)  # 0: a push
-    for rank in prange(HANDS):
+def hand_values_jit(v, lists, upcard, plays, best):
+    """For every set of five or six cards (the arrays' length says which) outside
+    ``upcard`` (suit 0), by colex rank of their indices among the 51 others: into
+    ``plays``, the EV of betting them against the dealer's upcard and four cards outside
+    them; into ``best``, the most betting them can return, whoever the dealer holds.
+    Computed once per class of hands under ``SUIT_PERMUTATIONS``, then copied."""
+    size = 5 if plays.shape[0] == COLEX[OTHERS, 5] else 6
+    image_of = np.empty(plays.shape[0], dtype=np.int64)
+    order = np.concatenate((np.arange(0, CHUNKS, 2), np.arange(1, CHUNKS, 2)))
+    for k in prange(CHUNKS):  # neighbouring chunks, which cost alike, to different threads
+        start = plays.shape[0] * order[k] // CHUNKS
+        stop = plays.shape[0] * (order[k] + 1) // CHUNKS
+        indices = np.empty(size, dtype=np.int64)
+        hand = np.empty(size, dtype=np.int64)
+        image = np.empty(size, dtype=np.int64)
+        _unrank(start, indices)
+        for rank in range(start, stop):
+            for i in range(size):
+                hand[i] = indices[i] + (indices[i] >= upcard)
+            _advance(indices)
+            image_of[rank] = _smallest_image(hand, upcard, image)
+            if image_of[rank] < rank:
+                continue
+            plays[rank] = after_draw_ev_jit(v, lists, hand, upcard, hand, size, True)
+            multiple = bet_multiple_jit(v, hand, hand_value_jit(hand))
+            win = v.ante_pays + v.bet * multiple
+            best[rank] = max(0.0, v.ante_pays_no_qualify, win)  # 0: a push
+    for rank in prange(plays.shape[0]):
         plays[rank], best[rank] = plays[image_of[rank]], best[image_of[rank]]
 
 
@@ -168,16 +180,42 @@ def kept_means_jit(sums, hand, upcard, out):
 
 
 @njit(cache=True)
-def situation_proxy_jit(tables, hand, upcard, fees, forced, long, means):
+def buy_mean_jit(buys, hand, upcard):
+    """The mean value of buying a sixth card to ``hand`` (increasing, without the upcard):
+    the better of folding and betting the six, over the 46 cards outside both (``buys``:
+    every six cards' EV of betting, by colex rank)."""
+    x = np.empty(5, dtype=np.int64)
+    for i in range(5):
+        x[i] = hand[i] - (hand[i] > upcard)
+    total, below = 0.0, 0  # below: the hand's cards under the bought one
+    for card in range(OTHERS):
+        if below < 5 and x[below] == card:
+            below += 1
+            continue
+        rank = COLEX[card, below + 1]
+        for i in range(5):
+            rank += COLEX[x[i], i + 1 + (i >= below)]
+        total += max(-1.0, buys[rank])
+    return total / UNSEEN
+
+
+@njit(cache=True)
+def situation_proxy_jit(tables, buys, hand, upcard, options, means):
     """(proxy gain, bound of the true gain) of a situation: the proxy's best long exchange
-    beyond its best other exchange or standing (zero if none), and a proven bound of how
-    much any long exchange can beat folding or betting. ``tables``: sums of each hand's
-    value (``VALUE``, ``FORCED``), of the most it can return (``BEST``) and of the bound
-    of its value when k discards are dead (``BOUND + k``); ``fees``, ``forced``, ``long``:
-    per mask of kept cards (fee NaN where not offered). ``means``: ``TABLES`` x 32."""
+    beyond its best other option but buying the dealer a game (zero if none), and a
+    proven bound of how much any long exchange can beat folding or betting. ``tables``:
+    sums of each hand's value (``VALUE``, ``FORCED``), of the most it can return
+    (``BEST``) and of the bound of its value when k discards are dead (``BOUND + k``);
+    ``buys``: every six cards' EV of betting (empty without a buy). ``options``: (fees,
+    whether the BET is forced, whether the exchange is long) per mask of kept cards (fee
+    NaN where not offered), and the fee of buying a sixth card (NaN: not offered).
+    ``means``: ``TABLES`` x 32."""
+    fees, forced, long, buy_fee = options
     for t in range(TABLES):
         kept_means_jit(tables[t], hand, upcard, means[t])
     short_best, long_best, bound = -np.inf, -np.inf, 0.0
+    if not np.isnan(buy_fee):
+        short_best = buy_mean_jit(buys, hand, upcard) - buy_fee
     for mask in range(32):
         if np.isnan(fees[mask]):
             continue
@@ -201,10 +239,11 @@ def relabelled_jit(cards, suit, out):
 
 
 @njit(cache=True, parallel=True)
-def game_proxies_jit(tables, reps, rank, fees, forced, long, gains, largest, bounds):
+def game_proxies_jit(tables, buys, reps, rank, options, gains, largest, bounds):
     """Per class of hands (``reps``): the sum of the proxy gains over its situations whose
     upcard has ``rank`` (each seen with the upcard's suit relabelled to suit 0, which
-    ``tables`` are for), the largest, and the largest bound of the true gain."""
+    ``tables`` and ``buys`` are for), the largest, and the largest bound of the true
+    gain."""
     upcard = 4 * rank
     for c in prange(reps.shape[0]):
         means = np.empty((TABLES, 32))
@@ -214,14 +253,14 @@ def game_proxies_jit(tables, reps, rank, fees, forced, long, gains, largest, bou
             if np.any(reps[c] == upcard + suit):
                 continue
             relabelled_jit(reps[c], suit, hand)
-            gain, bound = situation_proxy_jit(tables, hand, upcard, fees, forced, long, means)
+            gain, bound = situation_proxy_jit(tables, buys, hand, upcard, options, means)
             gains[c] += gain
             largest[c] = max(largest[c], gain)
             bounds[c] = max(bounds[c], bound)
 
 
 @njit(cache=True)
-def sample_proxies_jit(tables, hands, upcards, rank, fees, forced, long, gains, bounds):
+def sample_proxies_jit(tables, buys, hands, upcards, rank, options, gains, bounds):
     """The proxy gain and the bound of the true gain of each situation (hand, upcard) whose
     upcard has ``rank``, into ``gains`` and ``bounds``; the others are left alone."""
     means = np.empty((TABLES, 32))
@@ -229,6 +268,4 @@ def sample_proxies_jit(tables, hands, upcards, rank, fees, forced, long, gains, 
     for i in range(hands.shape[0]):
         if upcards[i] >> 2 == rank:
             relabelled_jit(hands[i], upcards[i] & 3, hand)
-            gains[i], bounds[i] = situation_proxy_jit(
-                tables, hand, 4 * rank, fees, forced, long, means
-            )
+            gains[i], bounds[i] = situation_proxy_jit(tables, buys, hand, 4 * rank, options, means)

@@ -4,9 +4,10 @@ The gain of the long exchanges (how much the best exchange of more than
 ``short_draws`` cards beats every other option) is only known exactly on
 sampled situations. The proxy gain values every exchange as in video poker,
 from the final hands alone (the discards left in the dealer's deck; see
-``_proxy``), and is computed for every situation in about a minute; the
-sampled situations then only measure the gain's difference to it, which
-varies much less than the gain itself.
+``_proxy``), and buying a sixth card exactly (it discards nothing); it is
+computed for every situation in about three minutes. The sampled situations
+then only measure the gain's difference to it, which varies much less than
+the gain itself.
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ from ._proxy import (
     FORCED,
     HANDS,
     OFFSETS,
+    OTHERS,
     TABLES,
     VALUE,
-    final_values_jit,
     game_proxies_jit,
+    hand_values_jit,
     sample_proxies_jit,
     superset_sums_jit,
 )
+from .codes import Fee
 from .exact import value_lists
 from .variant import Variant
 
@@ -57,24 +60,26 @@ class ProxyGains:
     """Of each sampled situation."""
 
 
-def option_arrays(variant: Variant, short_draws: int) -> tuple[np.ndarray, ...]:
-    """Per mask of kept cards: the fee (0 for keeping all five, NaN where not offered),
-    whether the BET is then forced, whether the exchange is a long one."""
+def option_arrays(variant: Variant, short_draws: int) -> tuple:
+    """The options as ``_proxy`` reads them: per mask of kept cards, the fee (0 for
+    keeping all five, NaN where not offered), whether the BET is then forced, whether
+    the exchange is a long one; and the fee of buying a sixth card (NaN: not offered)."""
     fees, forced_by_count = variant.draw_arrays()
     fee = np.where(THROWN == 0, 0.0, fees[THROWN])
-    return fee, forced_by_count[THROWN], short_draws < THROWN
+    return fee, forced_by_count[THROWN], short_draws < THROWN, float(fees[Fee.BUY])
 
 
-def rank_tables(variant: Variant, rank: int, short_draws: int) -> np.ndarray:
+def rank_tables(variant: Variant, rank: int, short_draws: int) -> tuple[np.ndarray, np.ndarray]:
     """The sums of the proxy for an upcard of ``rank`` (suit 0), by ``_proxy``'s table
     numbers: hands' values, their values when forced to bet, the most they can return,
     and for each long exchange of k cards the bound of their values with k discards
-    dead."""
+    dead; and every six cards' EV of betting (empty if the variant sells no sixth
+    card)."""
     v, lists = variant.arrays(), value_lists()
     _, forced = variant.draw_arrays()
-    fees, _, long = option_arrays(variant, short_draws)
+    fees, _, long, buy_fee = option_arrays(variant, short_draws)
     plays, best = np.empty(HANDS), np.empty(HANDS)
-    final_values_jit(v, lists, 4 * rank, plays, best)
+    hand_values_jit(v, lists, 4 * rank, plays, best)
     tables = np.zeros((TABLES, OFFSETS[6]))
     superset_sums_jit(np.maximum(-1.0, plays), tables[VALUE])
     superset_sums_jit(plays, tables[FORCED])
@@ -85,7 +90,10 @@ def rank_tables(variant: Variant, rank: int, short_draws: int) -> np.ndarray:
         superset_sums_jit(
             most if forced[thrown] else np.maximum(-1.0, most), tables[BOUND + thrown]
         )
-    return tables
+    buys = np.empty(comb(OTHERS, 6) if not np.isnan(buy_fee) else 0)
+    if len(buys):
+        hand_values_jit(v, lists, 4 * rank, buys, np.empty_like(buys))
+    return tables, buys
 
 
 def proxy_gains(
@@ -102,18 +110,18 @@ def proxy_gains(
     is called with the upcard ranks done and 13."""
     reps, weights = canonical_hands_jit()
     reps, weights = reps[:classes], weights[:classes]
-    fees, forced, long = option_arrays(variant, short_draws)
+    options = option_arrays(variant, short_draws)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     upcards = np.asarray(upcards, dtype=np.int64)
     samples, bounds = np.zeros(len(hands)), np.zeros(len(hands))
     gains, largest, class_bounds = (np.empty(len(reps)) for _ in range(3))
     total, most, bound = 0.0, 0.0, 0.0
     for rank in range(13):
-        tables = rank_tables(variant, rank, short_draws)
-        game_proxies_jit(tables, reps, rank, fees, forced, long, gains, largest, class_bounds)
+        tables, buys = rank_tables(variant, rank, short_draws)
+        game_proxies_jit(tables, buys, reps, rank, options, gains, largest, class_bounds)
         total += float(weights @ gains)
         most, bound = max(most, largest.max()), max(bound, class_bounds.max())
-        sample_proxies_jit(tables, hands, upcards, rank, fees, forced, long, samples, bounds)
+        sample_proxies_jit(tables, buys, hands, upcards, rank, options, samples, bounds)
         if progress:
             progress(rank + 1, 13)
     assert bounds.max(initial=0.0) <= bound  # the samples are situations of the game

@@ -8,10 +8,23 @@ import numpy as np
 import pytest
 
 from simulate._exact import after_draw_ev_jit
-from simulate._proxy import VALUE, game_proxies_jit, kept_means_jit, sample_proxies_jit
-from simulate.exact import value_lists
+from simulate._proxy import (
+    VALUE,
+    buy_mean_jit,
+    game_proxies_jit,
+    kept_means_jit,
+    relabelled_jit,
+    sample_proxies_jit,
+)
+from simulate.codes import Action
+from simulate.exact import first_options, value_lists
 from simulate.intervals import betting_interval
-from simulate.optimal_sampled import _class_weights, saved_sampled_optimum, situation_gains
+from simulate.optimal_sampled import (
+    _best_evs,
+    _class_weights,
+    saved_sampled_optimum,
+    situation_gains,
+)
 from simulate.proxy import option_arrays, rank_tables
 from simulate.variant import load_variant
 
@@ -25,7 +38,7 @@ def russian():
 
 
 def test_kept_means_are_averages_over_every_draw(russian):
-    variant, tables = russian
+    variant, (tables, _) = russian
     v, lists = variant.arrays(), value_lists()
     upcard = 4 * RANK
     rng = np.random.default_rng(11)
@@ -42,19 +55,35 @@ def test_kept_means_are_averages_over_every_draw(russian):
             assert means[mask] == pytest.approx(plain, abs=1e-12)
 
 
+def test_the_bought_sixth_card_is_valued_exactly(russian):
+    """Buying a sixth card discards nothing: its proxy value is its exact EV."""
+    variant, (_, buys) = russian
+    buy_fee = option_arrays(variant, 2)[3]
+    rng = np.random.default_rng(12)
+    upcard = 4 * RANK + 2
+    others = np.setdiff1d(np.arange(52), [upcard])
+    hands = np.sort([rng.choice(others, 5, replace=False) for _ in range(4)], axis=1)
+    options = first_options(variant)[0]
+    exact = _best_evs(variant, hands, np.full(4, upcard), options[options[:, 0] == Action.BUY])
+    relabelled = np.empty(5, dtype=np.int64)  # the upcard's suit to 0, the tables' own
+    for hand, ev in zip(hands, exact, strict=True):
+        relabelled_jit(hand, 2, relabelled)
+        assert buy_mean_jit(buys, relabelled, 4 * RANK) - buy_fee == pytest.approx(ev, abs=1e-12)
+
+
 def test_the_game_sums_are_the_situations_one_by_one(russian):
     """Per class of hands, the sum over its upcards of one rank (relabelled to suit 0)
     equals the proxies of those situations computed one at a time."""
-    variant, tables = russian
-    fees, forced, long = option_arrays(variant, 2)
+    variant, (tables, buys) = russian
+    options = option_arrays(variant, 2)
     reps = _class_weights()[0][::3_300][:40]  # spread over the classes
     gains, largest, bounds = np.empty(40), np.empty(40), np.empty(40)
-    game_proxies_jit(tables, reps, RANK, fees, forced, long, gains, largest, bounds)
+    game_proxies_jit(tables, buys, reps, RANK, options, gains, largest, bounds)
     for c in range(40):
         upcards = np.array([u for u in range(4 * RANK, 4 * RANK + 4) if u not in reps[c]])
         hands = np.repeat(reps[c : c + 1], len(upcards), axis=0)
         one, bound = np.zeros(len(upcards)), np.zeros(len(upcards))
-        sample_proxies_jit(tables, hands, upcards, RANK, fees, forced, long, one, bound)
+        sample_proxies_jit(tables, buys, hands, upcards, RANK, options, one, bound)
         assert gains[c] == pytest.approx(one.sum(), abs=1e-12)
         assert largest[c] == one.max() and bounds[c] == bound.max()
     assert np.any(gains > 0)
@@ -64,8 +93,8 @@ def test_the_bound_holds_over_exact_gains(cheap_exchanges):
     """No situation's exact gain of the long exchanges exceeds its proven bound, and the
     proxy gain follows the exact gain."""
     variant, _ = cheap_exchanges
-    tables = rank_tables(variant, RANK, 1)
-    fees, forced, long = option_arrays(variant, 1)
+    tables, buys = rank_tables(variant, RANK, 1)
+    options = option_arrays(variant, 1)
     reps = _class_weights()[0]
     classes = np.arange(0, 120_000, 1_000)
     upcards = np.array([4 * RANK + next(s for s in range(4) if 4 * RANK + s not in reps[c])
@@ -73,7 +102,7 @@ def test_the_bound_holds_over_exact_gains(cheap_exchanges):
     exact = situation_gains(variant, classes, upcards, short_draws=1)
     gains = np.maximum(0, exact["long_evs"] - exact["short_evs"])
     proxy, bounds = np.zeros(len(classes)), np.zeros(len(classes))
-    sample_proxies_jit(tables, reps[classes], upcards, RANK, fees, forced, long, proxy, bounds)
+    sample_proxies_jit(tables, buys, reps[classes], upcards, RANK, options, proxy, bounds)
     assert np.all(gains <= bounds) and np.sum(gains > 0) > 10
     assert np.corrcoef(gains, proxy)[0, 1] > 0.8
 
@@ -104,13 +133,13 @@ def test_the_betting_interval_narrows_with_samples_and_refuses_wrong_ranges():
 def test_the_bound_holds_over_the_committed_russian_samples(russian):
     """The exact gains of the shipped Russian samples whose upcard has the tables' rank
     stay within their bounds; the proxy gains there are those shipped."""
-    variant, tables = russian
+    variant, (tables, buys) = russian
     saved = saved_sampled_optimum(variant)
     mine = saved.upcards // 4 == RANK
     hands = _class_weights()[0][saved.classes[mine]]
     upcards = saved.upcards[mine].astype(np.int64)
-    fees, forced, long = option_arrays(variant, 2)
+    options = option_arrays(variant, 2)
     proxy, bounds = np.zeros(mine.sum()), np.zeros(mine.sum())
-    sample_proxies_jit(tables, hands, upcards, RANK, fees, forced, long, proxy, bounds)
+    sample_proxies_jit(tables, buys, hands, upcards, RANK, options, proxy, bounds)
     assert mine.sum() > 50 and np.all(saved.gains[mine] <= bounds)
     np.testing.assert_array_equal(proxy, saved.proxy.samples[mine])
