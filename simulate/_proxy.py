@@ -22,6 +22,18 @@ the share 1/r of those that avoid the hand alone (r = C(46, 4) / C(46 - k, 4)),
 losing at most 1 + BET on each of the others, a value at most
 r * play EV + (r - 1)(1 + BET).
 
+The discards are in fact dead: the dealer's four cards come from the 46 - k
+cards outside the final hand, the upcard and the k discards. To first order,
+with each card c adding w(c) to the outcome when it is among the dealer's
+cards, dealing him from the 46 - k cards moves the hand's EV by
+
+    -4 * 45 / (42 * (46 - k)) * sum over d in D of e(h, d),
+
+e(h, d) being how much more betting h returns on average when d is among the
+dealer's cards. Sums of e(h, d) over the hands holding X (a table per card d,
+taken where h is worth betting), by the same inclusion-exclusion over the
+other discards, give that correction for every exchange.
+
 Buying a sixth card discards nothing, so every six cards' value, the same way,
 gives its exact EV: the mean over the 46 cards it can buy.
 """
@@ -41,7 +53,13 @@ OTHERS = 51  # cards outside the upcard
 OFFSETS = np.cumsum([0] + [comb(OTHERS, k) for k in range(6)])
 """Where the sets of k cards start in an array of sums, k = 0..5; ``OFFSETS[6]``: its length."""
 HANDS = comb(OTHERS, 5)
-UNSEEN = 46  # cards the player draws from
+UNSEEN = 46  # cards the player draws from, and the dealer's four come from
+DEALER_HANDS = comb(UNSEEN, 4)
+DEALER_HANDS_WITHOUT = comb(UNSEEN - 1, 4)  # of them, those without a given card
+DEALER_HANDS_WITH = comb(UNSEEN - 1, 3)
+REMOVAL_SCALE = np.array([4 * (UNSEEN - 1) / ((UNSEEN - 4) * (UNSEEN - k)) for k in range(6)])
+"""Per count k of discards: how a final hand's EV moves per unit of the summed effects
+of its discards (see the module's docstring)."""
 VALUE, FORCED, BEST, BOUND = 0, 1, 2, 2  # tables of sums; BOUND + k: k cards thrown
 TABLES = BOUND + 6
 
@@ -81,11 +99,11 @@ SUIT_PERMUTATIONS = np.array(
 @njit(cache=True)
 def _smallest_image(hand, upcard, image):
     """The smallest colex rank, among the 51 others, of ``hand`` relabelled by any of
-    ``SUIT_PERMUTATIONS``."""
-    smallest = COLEX[OTHERS, hand.shape[0]]
+    ``SUIT_PERMUTATIONS``, and that relabelling's number."""
+    smallest, chosen = COLEX[OTHERS, hand.shape[0]], 0
     for p in range(SUIT_PERMUTATIONS.shape[0]):
         for i in range(hand.shape[0]):  # insertion sort: five or six cards
-            card = hand[i] - (hand[i] & 3) + SUIT_PERMUTATIONS[p, hand[i] & 3]
+            card = _relabel(hand[i], p)
             j = i
             while j > 0 and image[j - 1] > card:
                 image[j] = image[j - 1]
@@ -94,8 +112,14 @@ def _smallest_image(hand, upcard, image):
         rank = 0
         for i in range(hand.shape[0]):
             rank += COLEX[image[i] - (image[i] > upcard), i + 1]
-        smallest = min(smallest, rank)
-    return smallest
+        if rank < smallest:
+            smallest, chosen = rank, p
+    return smallest, chosen
+
+
+@njit(cache=True)
+def _relabel(card, permutation):
+    return card - (card & 3) + SUIT_PERMUTATIONS[permutation, card & 3]
 
 
 @njit(cache=True, parallel=True)
@@ -119,7 +143,7 @@ def hand_values_jit(v, lists, upcard, plays, best):
             for i in range(size):
                 hand[i] = indices[i] + (indices[i] >= upcard)
             _advance(indices)
-            image_of[rank] = _smallest_image(hand, upcard, image)
+            image_of[rank] = _smallest_image(hand, upcard, image)[0]
             if image_of[rank] < rank:
                 continue
             plays[rank] = after_draw_ev_jit(v, lists, hand, upcard, hand, size, True)
@@ -128,6 +152,49 @@ def hand_values_jit(v, lists, upcard, plays, best):
             best[rank] = max(0.0, v.ante_pays_no_qualify, win)  # 0: a push
     for rank in prange(plays.shape[0]):
         plays[rank], best[rank] = plays[image_of[rank]], best[image_of[rank]]
+
+
+@njit(cache=True, parallel=True)
+def removal_effects_jit(v, lists, upcard, plays, effects):
+    """``effects[d, h]``: for every five cards h outside ``upcard`` (suit 0) and every card
+    d outside both (by index among the 51 others; 0 where d is in h), how much more
+    betting h returns on average when d is among the dealer's four cards. ``plays``:
+    each hand's EV of betting, by colex rank. Computed once per class of hands under
+    ``SUIT_PERMUTATIONS``, then copied."""
+    image_of = np.empty(HANDS, dtype=np.int64)
+    relabelling = np.empty(HANDS, dtype=np.int64)
+    order = np.concatenate((np.arange(0, CHUNKS, 2), np.arange(1, CHUNKS, 2)))
+    for k in prange(CHUNKS):
+        start, stop = HANDS * order[k] // CHUNKS, HANDS * (order[k] + 1) // CHUNKS
+        indices = np.empty(5, dtype=np.int64)
+        hand = np.empty(5, dtype=np.int64)
+        image = np.empty(5, dtype=np.int64)
+        dead = np.empty(6, dtype=np.int64)
+        _unrank(start, indices)
+        for rank in range(start, stop):
+            for i in range(5):
+                hand[i] = indices[i] + (indices[i] >= upcard)
+            _advance(indices)
+            image_of[rank], relabelling[rank] = _smallest_image(hand, upcard, image)
+            if image_of[rank] < rank:
+                continue
+            for d in range(OTHERS):
+                card = d + (d >= upcard)
+                effects[d, rank] = 0.0
+                if np.any(hand == card):
+                    continue
+                dead[:5] = hand
+                dead[5] = card
+                dead.sort()
+                without = after_draw_ev_jit(v, lists, hand, upcard, dead, 6, True)
+                holding = DEALER_HANDS * plays[rank] - DEALER_HANDS_WITHOUT * without
+                effects[d, rank] = holding / DEALER_HANDS_WITH - plays[rank]
+    for rank in prange(HANDS):
+        image = image_of[rank]
+        if image < rank:
+            for d in range(OTHERS):
+                card = _relabel(d + (d >= upcard), relabelling[rank])
+                effects[d, rank] = effects[card - (card > upcard), image]
 
 
 @njit(cache=True)
@@ -200,32 +267,64 @@ def buy_mean_jit(buys, hand, upcard):
 
 
 @njit(cache=True)
-def situation_proxy_jit(tables, buys, hand, upcard, options, means):
-    """(proxy gain, bound of the true gain) of a situation: the proxy's best long exchange
-    beyond its best other option but buying the dealer a game (zero if none), and a
-    proven bound of how much any long exchange can beat folding or betting. ``tables``:
-    sums of each hand's value (``VALUE``, ``FORCED``), of the most it can return
-    (``BEST``) and of the bound of its value when k discards are dead (``BOUND + k``);
-    ``buys``: every six cards' EV of betting (empty without a buy). ``options``: (fees,
-    whether the BET is forced, whether the exchange is long) per mask of kept cards (fee
-    NaN where not offered), and the fee of buying a sixth card (NaN: not offered).
-    ``means``: ``TABLES`` x 32."""
-    fees, forced, long, buy_fee = options
+def removal_means_jit(removals, hand, upcard, scratch, out):
+    """``out[kind, K]``: the mean over the final hands of keeping ``K`` of the summed
+    effects of the discards' removal (``removals[kind, d]``: sums of card d's effects)."""
+    out[:] = 0.0
+    for kind in range(removals.shape[0]):
+        for i in range(5):
+            kept_means_jit(removals[kind, hand[i] - (hand[i] > upcard)], hand, upcard, scratch)
+            for mask in range(32):
+                if not (mask >> i) & 1:  # card i thrown
+                    out[kind, mask] += scratch[mask]
+
+
+@njit(cache=True)
+def exchange_values_jit(proxy, hand, upcard, options, means, removed, out):
+    """``out[K]``: the proxy's EV of keeping the cards ``K`` (a mask of positions) of
+    ``hand`` and exchanging the rest, fee included (NaN where not offered); keeping all
+    five: the better of folding and betting. Arguments as ``situation_proxy_jit``'s."""
+    tables, _, removals = proxy
+    fees, forced, _, _ = options
     for t in range(TABLES):
         kept_means_jit(tables[t], hand, upcard, means[t])
+    removal_means_jit(removals, hand, upcard, removed[2], removed[:2])
+    for mask in range(32):
+        kind = 1 if forced[mask] else 0
+        scale = REMOVAL_SCALE[thrown_count_jit(mask)]
+        value = means[FORCED if forced[mask] else VALUE, mask] - scale * removed[kind, mask]
+        out[mask] = value - fees[mask]
+
+
+@njit(cache=True)
+def situation_proxy_jit(proxy, hand, upcard, options, means, removed):
+    """(proxy gain, bound of the true gain) of a situation: the proxy's best long exchange
+    beyond its best other option but buying the dealer a game (zero if none), and a
+    proven bound of how much any long exchange can beat folding or betting.
+
+    ``proxy``: (sums of each hand's value (``VALUE``, ``FORCED``), of the most it can
+    return (``BEST``) and of the bound of its value when k discards are dead (``BOUND +
+    k``); every six cards' EV of betting, empty without a buy; the sums of each card's
+    removal effects, where the hand is worth betting and, if an exchange forces the BET,
+    everywhere). ``options``: (fees, whether the BET is forced, whether the exchange is
+    long) per mask of kept cards (fee NaN where not offered), and the fee of buying a
+    sixth card (NaN: not offered). ``means``: ``TABLES + 1`` x 32; ``removed``: 3 x 32."""
+    buys = proxy[1]
+    fees, _, long, buy_fee = options
+    evs = means[TABLES]
+    exchange_values_jit(proxy, hand, upcard, options, means[:TABLES], removed, evs)
     short_best, long_best, bound = -np.inf, -np.inf, 0.0
     if not np.isnan(buy_fee):
         short_best = buy_mean_jit(buys, hand, upcard) - buy_fee
     for mask in range(32):
         if np.isnan(fees[mask]):
             continue
-        ev = (means[FORCED, mask] if forced[mask] else means[VALUE, mask]) - fees[mask]
         if long[mask]:
-            long_best = max(long_best, ev)
+            long_best = max(long_best, evs[mask])
             most = min(means[BEST, mask], means[BOUND + thrown_count_jit(mask), mask])
             bound = max(bound, most - fees[mask] - means[VALUE, 31])
         else:
-            short_best = max(short_best, ev)
+            short_best = max(short_best, evs[mask])
     return max(0.0, long_best - short_best), bound
 
 
@@ -239,33 +338,36 @@ def relabelled_jit(cards, suit, out):
 
 
 @njit(cache=True, parallel=True)
-def game_proxies_jit(tables, buys, reps, rank, options, gains, largest, bounds):
+def game_proxies_jit(proxy, reps, rank, options, gains, largest, bounds):
     """Per class of hands (``reps``): the sum of the proxy gains over its situations whose
     upcard has ``rank`` (each seen with the upcard's suit relabelled to suit 0, which
-    ``tables`` and ``buys`` are for), the largest, and the largest bound of the true
-    gain."""
+    ``proxy`` is for), the largest, and the largest bound of the true gain."""
     upcard = 4 * rank
     for c in prange(reps.shape[0]):
-        means = np.empty((TABLES, 32))
+        means = np.empty((TABLES + 1, 32))
+        removed = np.empty((3, 32))
         hand = np.empty(5, dtype=np.int64)
         gains[c], largest[c], bounds[c] = 0.0, 0.0, 0.0
         for suit in range(4):
             if np.any(reps[c] == upcard + suit):
                 continue
             relabelled_jit(reps[c], suit, hand)
-            gain, bound = situation_proxy_jit(tables, buys, hand, upcard, options, means)
+            gain, bound = situation_proxy_jit(proxy, hand, upcard, options, means, removed)
             gains[c] += gain
             largest[c] = max(largest[c], gain)
             bounds[c] = max(bounds[c], bound)
 
 
 @njit(cache=True)
-def sample_proxies_jit(tables, buys, hands, upcards, rank, options, gains, bounds):
+def sample_proxies_jit(proxy, hands, upcards, rank, options, gains, bounds):
     """The proxy gain and the bound of the true gain of each situation (hand, upcard) whose
     upcard has ``rank``, into ``gains`` and ``bounds``; the others are left alone."""
-    means = np.empty((TABLES, 32))
+    means = np.empty((TABLES + 1, 32))
+    removed = np.empty((3, 32))
     hand = np.empty(5, dtype=np.int64)
     for i in range(hands.shape[0]):
         if upcards[i] >> 2 == rank:
             relabelled_jit(hands[i], upcards[i] & 3, hand)
-            gains[i], bounds[i] = situation_proxy_jit(tables, buys, hand, 4 * rank, options, means)
+            gains[i], bounds[i] = situation_proxy_jit(
+                proxy, hand, 4 * rank, options, means, removed
+            )

@@ -3,9 +3,9 @@
 The gain of the long exchanges (how much the best exchange of more than
 ``short_draws`` cards beats every other option) is only known exactly on
 sampled situations. The proxy gain values every exchange as in video poker,
-from the final hands alone (the discards left in the dealer's deck; see
-``_proxy``), and buying a sixth card exactly (it discards nothing); it is
-computed for every situation in about three minutes. The sampled situations
+from the final hands, the discards' removal from the dealer's deck taken to
+first order (see ``_proxy``), and buying a sixth card exactly (it discards
+nothing); it is computed for every situation in about twenty minutes. The sampled situations
 then only measure the gain's difference to it, which varies much less than
 the gain itself.
 """
@@ -32,6 +32,7 @@ from ._proxy import (
     VALUE,
     game_proxies_jit,
     hand_values_jit,
+    removal_effects_jit,
     sample_proxies_jit,
     superset_sums_jit,
 )
@@ -69,12 +70,12 @@ def option_arrays(variant: Variant, short_draws: int) -> tuple:
     return fee, forced_by_count[THROWN], short_draws < THROWN, float(fees[Fee.BUY])
 
 
-def rank_tables(variant: Variant, rank: int, short_draws: int) -> tuple[np.ndarray, np.ndarray]:
-    """The sums of the proxy for an upcard of ``rank`` (suit 0), by ``_proxy``'s table
-    numbers: hands' values, their values when forced to bet, the most they can return,
-    and for each long exchange of k cards the bound of their values with k discards
-    dead; and every six cards' EV of betting (empty if the variant sells no sixth
-    card)."""
+def rank_tables(variant: Variant, rank: int, short_draws: int) -> tuple[np.ndarray, ...]:
+    """The proxy's tables for an upcard of ``rank`` (suit 0): the sums by ``_proxy``'s
+    table numbers (hands' values, their values when forced to bet, the most they can
+    return, and for each long exchange of k cards the bound of their values with k
+    discards dead); every six cards' EV of betting (empty if the variant sells no sixth
+    card); the sums of every card's removal effects (``removal_tables``)."""
     v, lists = variant.arrays(), value_lists()
     _, forced = variant.draw_arrays()
     fees, _, long, buy_fee = option_arrays(variant, short_draws)
@@ -93,7 +94,23 @@ def rank_tables(variant: Variant, rank: int, short_draws: int) -> tuple[np.ndarr
     buys = np.empty(comb(OTHERS, 6) if not np.isnan(buy_fee) else 0)
     if len(buys):
         hand_values_jit(v, lists, 4 * rank, buys, np.empty_like(buys))
-    return tables, buys
+    return tables, buys, removal_tables(variant, rank, plays)
+
+
+def removal_tables(variant: Variant, rank: int, plays: np.ndarray) -> np.ndarray:
+    """Per card d of the 51 others, the sums of its removal effects on the hands worth
+    betting (and, if an exchange forces the BET, on every hand), for an upcard of
+    ``rank`` (suit 0); ``plays``: every hand's EV of betting."""
+    effects = np.empty((OTHERS, HANDS))
+    removal_effects_jit(variant.arrays(), value_lists(), 4 * rank, plays, effects)
+    kinds = 1 + bool(variant.exchange_forces_bet)
+    removals = np.empty((kinds, OTHERS, OFFSETS[6]))
+    worth_betting = plays > -1.0
+    for d in range(OTHERS):
+        superset_sums_jit(np.where(worth_betting, effects[d], 0.0), removals[0, d])
+        if kinds == 2:
+            superset_sums_jit(effects[d], removals[1, d])
+    return removals
 
 
 def proxy_gains(
@@ -117,11 +134,11 @@ def proxy_gains(
     gains, largest, class_bounds = (np.empty(len(reps)) for _ in range(3))
     total, most, bound = 0.0, 0.0, 0.0
     for rank in range(13):
-        tables, buys = rank_tables(variant, rank, short_draws)
-        game_proxies_jit(tables, buys, reps, rank, options, gains, largest, class_bounds)
+        proxy = rank_tables(variant, rank, short_draws)
+        game_proxies_jit(proxy, reps, rank, options, gains, largest, class_bounds)
         total += float(weights @ gains)
         most, bound = max(most, largest.max()), max(bound, class_bounds.max())
-        sample_proxies_jit(tables, buys, hands, upcards, rank, options, samples, bounds)
+        sample_proxies_jit(proxy, hands, upcards, rank, options, samples, bounds)
         if progress:
             progress(rank + 1, 13)
     assert bounds.max(initial=0.0) <= bound  # the samples are situations of the game

@@ -4,6 +4,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from simulate import proxy
+from simulate._proxy import OFFSETS, OTHERS
 from simulate.variant import load_variant
 
 
@@ -23,3 +25,14 @@ def cheap_exchanges(tmp_path_factory):
     text = text.replace('name = "oasis"', 'name = "cheap-oasis"')
     (folder / "cheap.toml").write_text(text)
     return load_variant(folder / "cheap.toml"), folder
+
+
+@pytest.fixture
+def no_removal(monkeypatch):
+    """The proxy without its first-order correction for the discards' removal, whose
+    tables take a minute per upcard rank: for tests of what does not depend on it."""
+
+    def zeros(variant, rank, plays):
+        return np.zeros((2, OTHERS, OFFSETS[6]))  # untouched pages cost nothing
+
+    monkeypatch.setattr(proxy, "removal_tables", zeros)

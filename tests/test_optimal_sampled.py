@@ -81,7 +81,7 @@ def test_situations_are_drawn_as_often_as_they_are_dealt():
 CLASSES = 100
 
 
-def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges):
+def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges, no_removal):
     variant, folder = cheap_exchanges
     exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
     sampled = sampled_optimum(variant, folder / "sampled", 300, seed=2, short_draws=1,
