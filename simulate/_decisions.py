@@ -1,18 +1,15 @@
 """numba kernels of exact decisions: the EV of every first option of a situation, the
-best of them for many situations at once, and the choices the engine makes exactly
-after a buy or a draw.
+best of them for many situations at once, and the choices after a buy or a draw.
 
 A first option is a row (kind, cards kept): fold, play, buy a sixth card, or
-exchange the cards outside the kept mask. A situation is keyed by the class of
-the player's five cards under relabelling of suits and the upcard relabelled
-the same way (``class * 52 + upcard``); its best option is the first of the
-highest EV, computed on one thread, so it is the same however situations are
-shared out.
+exchange the cards outside the kept mask. A situation's best option is the first
+of the highest EV, computed on one thread, so it is the same however situations
+are shared out. These kernels decide the figures the sampled analyses commit
+(``optimal_game.DECISION_SOURCES``); how the engine reads decisions is
+``_exact_play``.
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -23,84 +20,11 @@ from ._exact import (
     exchange_ev_jit,
     exchange_part_jit,
     replace_evs_jit,
-    set_rank_jit,
     situation_tables_serial_jit,
-    sort_into_jit,
     thrown_count_jit,
     unseen_jit,
 )
 from .codes import Action, Fee
-
-
-class ExactDecisions(NamedTuple):
-    """What the engine reads to play exactly; empty arrays where not used."""
-
-    plays: np.ndarray
-    """Whether to bet, by class of five cards and upcard (variants without draws)."""
-    class_of: np.ndarray
-    perm_of: np.ndarray
-    perms: np.ndarray
-    keys: np.ndarray
-    """The situations whose best first option is known, increasing."""
-    choices: np.ndarray
-    """The best first option of each, an index into ``options``."""
-    options: np.ndarray
-    """The first options: (kind, mask of the cards kept, by position in the class's hand)."""
-    table: np.ndarray
-    """The best first option of every situation, by class and upcard, where the whole
-    game was weighed (then ``keys`` and ``choices`` are not read)."""
-    values1: np.ndarray
-    """The sorted value lists of the exact engine (``lists``), for the choices after a
-    draw, one field each (numba's parallel kernels take no tuple inside a tuple)."""
-    values2: np.ndarray
-    values3: np.ndarray
-    values4: np.ndarray
-    cum1: np.ndarray
-    """The tables of the situation kernels (``_situation.build_tables``), one field each,
-    where they decide after a buy; else empty."""
-    cum2: np.ndarray
-    grid3: np.ndarray
-    grid4: np.ndarray
-    grid: np.ndarray
-    grid_low: np.ndarray
-    grid_high: np.ndarray
-    qualifier_on_grid: int
-    win_of: np.ndarray
-
-
-def no_decisions() -> ExactDecisions:
-    """The empty ExactDecisions of a rule strategy."""
-    empty = np.zeros((0, 0), dtype=np.uint16)
-    return ExactDecisions(
-        np.zeros((0, 52), dtype=np.bool_),
-        np.zeros(0, dtype=np.int32),
-        np.zeros(0, dtype=np.int8),
-        np.zeros((0, 4), dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-        np.zeros((0, 2), dtype=np.int64),
-        np.zeros((0, 52), dtype=np.uint8),
-        empty,
-        empty,
-        empty,
-        empty,
-        *no_situation_tables(),
-    )
-
-
-def no_situation_tables() -> tuple:
-    """Empty situation tables (the fields of ExactDecisions from ``cum1`` on)."""
-    return (
-        np.zeros((0, 0), dtype=np.int32),
-        np.zeros((0, 0), dtype=np.uint16),
-        np.zeros((0, 0), dtype=np.uint16),
-        np.zeros((0, 0), dtype=np.uint8),
-        np.zeros(0, dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-        0,
-        np.zeros(0),
-    )
 
 
 @njit(cache=True)
@@ -186,97 +110,6 @@ def best_options_jit(v, lists, hands, upcards, options, draw_fees, forced, pairs
             if ev > best:
                 best, choice = ev, i
         out[s], evs[s] = choice, best
-
-
-@njit(cache=True)
-def best_option_seeing_jit(v, x, hand, upcard, seen_mask, draw_fees, forced):
-    """(action, mask of the positions of ``hand`` kept) of the situation's best first
-    option when the player has also seen other cards (``seen_mask``: every card seen but
-    the upcard, the hand's included), all dead: every option computed exactly, the first
-    of the highest EV chosen, as in the memo."""
-    order = np.argsort(hand)
-    ordered = hand[order]
-    dead = np.empty(52, dtype=np.int64)
-    n_dead = cards_in_jit(seen_mask, dead)
-    unseen = np.empty(52, dtype=np.int64)
-    m = cards_in_jit(((np.int64(1) << 52) - 1) & ~seen_mask & ~(np.int64(1) << upcard), unseen)
-    pairs = False
-    for i in range(x.options.shape[0]):
-        pairs |= x.options[i, 0] == Action.EXCHANGE and thrown_count_jit(x.options[i, 1]) >= 3
-    lists = lists_of_jit(x)
-    tables = situation_tables_serial_jit(lists, upcard, dead[:n_dead], unseen[:m], pairs)
-    best, choice = -np.inf, 0
-    for i in range(x.options.shape[0]):
-        kind, keep = x.options[i, 0], x.options[i, 1]
-        ev = option_ev_jit(
-            v, tables, lists, ordered, upcard, unseen[:m], kind, keep, draw_fees, forced
-        )
-        if ev > best:
-            best, choice = ev, i
-    keep = x.options[choice, 1]
-    kept = 0
-    for position in range(5):
-        if (keep >> position) & 1:
-            kept |= 1 << order[position]
-    return x.options[choice, 0], kept
-
-
-@njit(cache=True)
-def situation_key_jit(class_of, perm_of, perms, hand, upcard):
-    """(key of the situation, the suit relabelling that maps the hand to its class's)."""
-    ordered = np.empty(5, dtype=np.int64)
-    sort_into_jit(hand, 5, ordered)
-    rank = set_rank_jit(ordered, 5)
-    p = perm_of[rank]
-    return np.int64(class_of[rank]) * 52 + ((upcard & ~3) | perms[p, upcard & 3]), p
-
-
-@njit(cache=True)
-def table_bet_jit(x, hand, upcard):
-    """Whether betting the five cards against the upcard is right, by the fold-or-bet
-    table of ``x`` (ExactDecisions)."""
-    key = situation_key_jit(x.class_of, x.perm_of, x.perms, hand, upcard)[0]
-    return x.plays[key // 52, key % 52]
-
-
-@njit(cache=True)
-def memo_choice_jit(x, hand, upcard):
-    """(action, mask of the positions of ``hand`` kept) of the situation's best option."""
-    key, p = situation_key_jit(x.class_of, x.perm_of, x.perms, hand, upcard)
-    if x.table.shape[0]:
-        choice = np.int64(x.table[key // 52, key % 52])
-    else:
-        i = np.searchsorted(x.keys, key)
-        if i == x.keys.shape[0] or x.keys[i] != key:
-            raise KeyError("a situation missing from the decision memo")
-        choice = x.choices[i]
-    kind, keep = x.options[choice, 0], x.options[choice, 1]
-    image = np.empty(5, dtype=np.int64)
-    for j in range(5):
-        image[j] = (hand[j] & ~3) | x.perms[p, hand[j] & 3]
-    kept = 0
-    for j in range(5):
-        position = 0  # of this card in the class's (increasing) hand
-        for other in range(5):
-            position += image[other] < image[j]
-        if (keep >> position) & 1:
-            kept |= 1 << j
-    return kind, kept
-
-
-@njit(cache=True)
-def lists_of_jit(x):
-    """The value lists of ExactDecisions ``x`` as the exact kernels take them."""
-    return x.values1, x.values2, x.values3, x.values4
-
-
-@njit(cache=True)
-def situation_tables_of_jit(x):
-    """The situation kernels' tables of ExactDecisions ``x``."""
-    return (
-        x.cum1, x.cum2, x.grid3, x.grid4, x.grid, x.grid_low, x.grid_high,
-        x.qualifier_on_grid, x.win_of,
-    )  # fmt: skip
 
 
 @njit(cache=True)

@@ -15,19 +15,18 @@ from enum import IntEnum
 import numpy as np
 from numba import njit, prange, uint64
 
-from ._decisions import (
-    after_buy_choice_jit,
-    after_draw_choice_jit,
+from ._decisions import after_buy_choice_jit, after_draw_choice_jit, cards_in_jit
+from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._exact import thrown_count_jit
+from ._exact_play import (
     best_option_seeing_jit,
-    cards_in_jit,
     lists_of_jit,
     memo_choice_jit,
     situation_key_jit,
     situation_tables_of_jit,
+    table_after_buy_jit,
     table_bet_jit,
 )
-from ._evaluator import category_jit, hand_value_jit, value5_jit
-from ._exact import thrown_count_jit
 from ._settlement import (
     bet_multiple_jit,
     bonus_multiple_jit,
@@ -180,12 +179,17 @@ def _exact_after_draw(v, exact, final, upcard, seen):
 
 @njit(cache=True)
 def _exact_after_buy(v, exact, six, upcard, replace_fee, seen):
-    """(action, cards kept) after a buy, exactly, every card of ``seen`` dead: through
-    the situation kernels' tables where the strategy has them and only the six are seen."""
-    own = cards_mask_jit(six)
-    if exact.grid.shape[0] and seen == own:
-        tables = situation_tables_of_jit(exact)
-        return after_buy_jit(v, tables, lists_of_jit(exact), six, upcard, replace_fee)
+    """(action, cards kept) after a buy, exactly, every card of ``seen`` dead: where only
+    the six are seen, from the table of choices after a buy, else through the situation
+    kernels' tables where the strategy has them."""
+    if seen == cards_mask_jit(six):
+        if exact.buy_keys.shape[0]:
+            action, kept = table_after_buy_jit(exact, six, upcard)
+            if action >= 0:
+                return action, kept
+        if exact.grid.shape[0]:
+            tables = situation_tables_of_jit(exact)
+            return after_buy_jit(v, tables, lists_of_jit(exact), six, upcard, replace_fee)
     dead = np.empty(52, dtype=np.int64)
     n = cards_in_jit(seen, dead)
     return after_buy_choice_jit(v, lists_of_jit(exact), six, upcard, dead[:n], replace_fee)
@@ -193,7 +197,7 @@ def _exact_after_buy(v, exact, six, upcard, replace_fee, seen):
 
 @njit(cache=True)
 def situation_keys_jit(key, start, stop, boxes, open_boxes, class_of, perm_of, perms):
-    """The situation key (see ``_decisions``) of each open box of each round of
+    """The situation key (see ``_exact_play``) of each open box of each round of
     ``start .. stop`` (rounds of ``boxes`` boxes)."""
     keys = np.empty((stop - start) * open_boxes, dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)

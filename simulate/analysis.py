@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .exact import ExactResult, exact_game
 from .optimal_game import (
+    after_buy_table,
     default_exact_strategy,
     exact_optimal_game,
     save_table,
@@ -92,12 +93,19 @@ def _with_draws(variant, folder, restart, table, classes, progress) -> ExactResu
     checkpoints = folder / "optimal-ranges"
     if restart:
         shutil.rmtree(checkpoints, ignore_errors=True)
-    report = (lambda done, total: progress("hand classes", done, total)) if progress else None
+    report = _stage(progress, "hand classes")
     analysis = exact_optimal_game(variant, checkpoints, progress=report, classes=classes)
     if not classes:
-        save_table(variant, analysis, table)
+        report = _stage(progress, "choices after a buy")
+        after_buy = after_buy_table(variant, analysis.choices, progress=report)
+        save_table(variant, analysis, table, after_buy)
     shutil.rmtree(checkpoints, ignore_errors=True)
     return analysis.result
+
+
+def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] | None:
+    """``progress`` of one stage, called with (done, total)."""
+    return (lambda done, total: progress(stage, done, total)) if progress else None
 
 
 def _sampled(variant, folder, restart, table, classes, samples, seed, progress):

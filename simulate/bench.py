@@ -419,6 +419,11 @@ def bench_exact(variants: list[str] | None = None) -> dict:
         targets[f"whole {row['variant']} game under optimal play in 30 minutes"] = (
             row["projected_seconds"] < 1800
         )
+    for row in optimal:
+        if row["from"] == "table":
+            targets[f"optimal {row['variant']} simulated at 1M rounds/s"] = (
+                row["rounds_per_s"] >= 1e6
+            )
     for row in sampled:
         if row["hours_to_half_width"]:
             targets[f"{row['variant']}: 99.9% half-width 0.0005 within 1 hour"] = (

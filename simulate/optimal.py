@@ -1,11 +1,13 @@
 """The ``optimal`` strategy: every decision exact.
 
 In a variant without draws the decision is fold or bet, tabulated once for
-every class of five cards and upcard by the full-game analysis. With draws
-the situations are too many to tabulate (about 6.3 million), so the best
-first option of each situation is computed when a simulation first meets it
-and kept in a memo on disk; the decisions after a buy or a draw are computed
-exactly as the round is played.
+every class of five cards and upcard by the full-game analysis. With draws,
+where the whole game was weighed (Oasis, Six-Card), the best first option of
+each situation is read from its table, and the choice after each card bought
+from the table of choices after a buy; elsewhere the best first option of a
+situation is computed when a simulation first meets it and kept in a memo on
+disk. The other decisions after a buy or a draw are computed exactly as the
+round is played.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ import numpy as np
 from . import _engine as engine
 from . import _exact as kernels
 from . import _situation as situation_kernels
-from ._decisions import ExactDecisions, best_options_jit, no_situation_tables
+from ._decisions import best_options_jit
+from ._exact_play import ExactDecisions, no_after_buy, no_situation_tables
 from ._io import write_npz
 from ._tables import cache_dir, cached_arrays, source_hash
 from .codes import GameMode
 from .exact import NO_DRAWS, first_options, needs_pair_tables, value_lists, weigh_every_deal
 from .optimal_game import (
     DECISION_SOURCES,
+    optimal_after_buy,
     optimal_table,
     situation_tables,
     supports_exact_draws,
@@ -73,6 +77,7 @@ class OptimalPlay:
         self.draws = draws and variant.has_draws
         self.options = first_options(variant)[0]
         self.table = optimal_table(variant) if self.draws and table else None
+        self.after_buy = optimal_after_buy(variant) if self.table is not None else None
         memo = f"{_cache_name('memo', variant)}-{source_hash(*DECISION_SOURCES)}.npz"
         self.path = (memo_folder or cache_dir()) / memo
         self.keys, self.choices, self.evs = self._load()
@@ -115,9 +120,10 @@ class OptimalPlay:
         tables = no_situation_tables()
         if self.draws and supports_exact_draws(self.variant):
             tables = situation_tables(value_lists(), self.variant.arrays())
+        after_buy = self.after_buy or no_after_buy()
         return ExactDecisions(
-            plays, class_of, perm_of, perms, self.keys, self.choices, options, table, *lists,
-            *tables,
+            plays, class_of, perm_of, perms, self.keys, self.choices, options, table,
+            *after_buy, *lists, *tables,
         )  # fmt: skip
 
     def cover(self, keys: np.ndarray, progress: Callable[[int, int], None] | None = None) -> None:

@@ -27,6 +27,7 @@ import pandas as pd
 
 from . import _situation as kernels
 from ._exact import canonical_hands_jit
+from ._exact_play import after_buy_rows_jit
 from ._io import read_keyed_npz, write_npz
 from ._tables import cache_dir, source_hash
 from .codes import (
@@ -34,6 +35,7 @@ from .codes import (
     DRAW_SLOTS,
     FIRST_DECISIONS,
     PLAIN_OUTCOMES,
+    Action,
     Category,
     Decision,
     DrawSlot,
@@ -43,8 +45,10 @@ from .exact import NO_DRAWS, ExactResult, first_options, value_lists
 
 __all__ = [
     "OptimalGame",
+    "after_buy_table",
     "default_exact_strategy",
     "exact_optimal_game",
+    "optimal_after_buy",
     "optimal_result",
     "optimal_result_of_totals",
     "optimal_table",
@@ -53,6 +57,8 @@ __all__ = [
 ]
 
 RANGE_CLASSES = 1024
+AFTER_BUY_BLOCK = 4096
+"""Situations given their choices after a buy between two progress reports."""
 TABLE_VERSION = 1
 NOT_DEALT = 255  # the choice where the upcard is one of the hand's cards
 DECISION_LABELS = [  # of first decisions, as the return table names them
@@ -362,9 +368,40 @@ def table_name(variant) -> str:
     return f"{variant.name}-optimal-v{TABLE_VERSION}-{variant.rules_hash[:16]}.npz"
 
 
-def save_table(variant, game: OptimalGame, path: Path | None = None) -> Path:
-    """Keep the table of best first options, with the counts of the whole game, in the
-    cache (and at ``path``)."""
+def after_buy_table(
+    variant, choices: np.ndarray, progress: Callable[[int, int], None] | None = None
+) -> np.ndarray:
+    """The choice after every card bought (``_exact_play.AFTER_BUY_*``, a column per card
+    unseen) in each situation whose best first option (``choices``) is the buy, a row
+    each, by increasing situation (class * 52 + upcard); ``progress`` is called with the
+    rows done and their number."""
+    inputs = _Inputs(variant)
+    buy = np.flatnonzero(inputs.options[:, 0] == Action.BUY)
+    keys = _buy_keys(choices, buy)
+    rows = np.empty((len(keys), kernels.UNSEEN), dtype=np.uint8)
+    reps = canonical_hands_jit()[0]
+    for start in range(0, len(keys), AFTER_BUY_BLOCK):
+        part = slice(start, start + AFTER_BUY_BLOCK)
+        after_buy_rows_jit(
+            inputs.v, inputs.tables, inputs.lists, reps, keys[part], inputs.options[buy],
+            inputs.fees, inputs.forced, rows[part],
+        )  # fmt: skip
+        if progress:
+            progress(min(start + AFTER_BUY_BLOCK, len(keys)), len(keys))
+    return rows
+
+
+def _buy_keys(choices: np.ndarray, buy: np.ndarray) -> np.ndarray:
+    """The situations (class * 52 + upcard) whose best first option is ``buy`` (its row
+    among the first options; none where it is empty), increasing."""
+    return np.flatnonzero(choices == buy[0]) if len(buy) else np.zeros(0, dtype=np.int64)
+
+
+def save_table(
+    variant, game: OptimalGame, path: Path | None = None, after_buy: np.ndarray | None = None
+) -> Path:
+    """Keep the table of best first options, with the counts of the whole game (and the
+    choices after a buy, ``after_buy_table``), in the cache (and at ``path``)."""
     unit = game.result.summary["weight_of_a_situation"]
     arrays = {
         "choices": game.choices,
@@ -373,6 +410,8 @@ def save_table(variant, game: OptimalGame, path: Path | None = None) -> Path:
         "unit": np.array(unit),
         "seconds": np.array(game.result.seconds),
     }
+    if after_buy is not None:
+        arrays["after_buy"] = after_buy
     return keep_arrays(table_name(variant), arrays, path)
 
 
@@ -407,6 +446,19 @@ def optimal_table(variant) -> np.ndarray | None:
     into the cache; None where neither has it."""
     saved = _saved_table(variant)
     return None if saved is None else saved["choices"]
+
+
+def optimal_after_buy(variant) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the situations whose best first option is the buy, the choices after each card
+    bought there: ``after_buy_table``) from the saved table; None where it has none."""
+    saved = _saved_table(variant)
+    if saved is None or "after_buy" not in saved:
+        return None
+    buy = np.flatnonzero(first_options(variant)[0][:, 0] == Action.BUY)
+    keys = _buy_keys(saved["choices"], buy)
+    if len(keys) != len(saved["after_buy"]):
+        raise ValueError(f"{table_name(variant)}: its choices after a buy do not fit its table")
+    return keys, saved["after_buy"]
 
 
 def optimal_result(variant) -> ExactResult | None:

@@ -22,7 +22,7 @@ import numpy as np
 from . import _evaluator
 from . import _strategy as k
 from ._datafile import DataFileError, Table, data_hash, data_record
-from ._decisions import ExactDecisions, no_decisions
+from ._exact_play import ExactDecisions, no_decisions
 from .cards import RANKS
 from .codes import Action, Category, GameMode, Point
 from .evaluator import threshold_value

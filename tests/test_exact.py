@@ -8,8 +8,8 @@ import pytest
 
 from simulate import _exact as kernels
 from simulate import _settlement
-from simulate._decisions import best_option_seeing_jit
 from simulate._evaluator import value5_jit
+from simulate._exact_play import best_option_seeing_jit
 from simulate.cards import format_card, format_cards, parse_cards
 from simulate.catalog import load_strategy
 from simulate.codes import Action
@@ -183,7 +183,7 @@ def test_simulated_optimal_strategy_matches_the_exact_analysis(caribbean_optimal
 
 
 def test_optimal_table_agrees_with_advise():
-    from simulate._decisions import table_bet_jit
+    from simulate._exact_play import table_bet_jit
     from simulate.catalog import load_strategy
 
     table = load_strategy("optimal", "caribbean").decisions(np.uint64(0), 0, 1)

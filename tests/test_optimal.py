@@ -7,13 +7,15 @@ import numpy as np
 import pytest
 
 from simulate import _engine as engine
-from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit, memo_choice_jit
+from simulate._decisions import after_buy_choice_jit, after_draw_choice_jit
+from simulate._exact import after_draw_ev_jit, replace_evs_jit
+from simulate._exact_play import memo_choice_jit, situation_key_jit, table_after_buy_jit
 from simulate.cards import format_card, format_cards
 from simulate.catalog import load_strategy
 from simulate.codes import Action, GameMode
 from simulate.exact import advise, value_lists
 from simulate.optimal import OptimalPlay, hand_class_maps, optimal_strategy
-from simulate.optimal_game import optimal_result
+from simulate.optimal_game import NOT_DEALT, after_buy_table, optimal_result
 from simulate.simulation import _key, run
 from simulate.variant import load_variant
 
@@ -77,6 +79,49 @@ def test_choices_after_a_buy_are_the_best_option_of_advise(name):
         label = {Action.FOLD: "fold", Action.PLAY: "play", Action.REPLACE: "replace"}[action]
         chosen = frame[(frame["option"] == label) & (frame["cards thrown"] == "".join(thrown))]
         assert chosen["ev"].iloc[0] == pytest.approx(frame["ev"].max(), abs=1e-12)
+
+
+def test_the_table_of_choices_after_a_buy_holds_the_best_choice():
+    """Six-Card situations whose best first option is the buy, dealt in any suits and
+    order: the tabulated choice after a bought card is worth the best of folding,
+    betting and every replacement, each counted over every dealer hand."""
+    variant = load_variant("six-card")
+    fees, _ = variant.draw_arrays()
+    play = OptimalPlay(variant)
+    maps = hand_class_maps()[1:]
+    buy = np.flatnonzero(play.options[:, 0] == Action.BUY)[0]
+    rng = np.random.default_rng(21)
+    dealt = {}
+    while len(dealt) < 12:  # situations whose best first option is the buy
+        cards = rng.choice(52, 6, replace=False).astype(np.int64)
+        key = situation_key_jit(*maps, cards[:5], cards[5])[0]
+        if play.table.flat[key] == buy:
+            dealt[key] = cards
+    keys = np.sort(list(dealt))
+    choices = np.full_like(play.table, NOT_DEALT)
+    choices.flat[keys] = buy
+    play.after_buy = (keys, after_buy_table(variant, choices))
+    decisions = play.decisions(_key(1), 0, 0)
+    v, lists = variant.arrays(), value_lists()
+    actions = set()
+    for cards in dealt.values():
+        hand, upcard = cards[:5], int(cards[5])
+        unseen = np.setdiff1d(np.arange(52), cards)
+        for bought in rng.choice(unseen, 4, replace=False):
+            six = np.append(hand, bought)
+            action, kept = table_after_buy_jit(decisions, six, upcard)
+            dead = np.sort(six)
+            replaced = np.empty(6)
+            replace_evs_jit(v, lists, six, upcard, dead, replaced)
+            bet = after_draw_ev_jit(v, lists, six, upcard, dead, 6, True)
+            evs = {Action.FOLD: -1.0, Action.PLAY: bet}
+            if action == Action.REPLACE:
+                evs[action] = replaced[int(np.log2(63 & ~kept))] - fees[6]
+            best = max(-1.0, bet, replaced.max() - fees[6])
+            assert evs[action] == pytest.approx(best, abs=1e-12)
+            assert (action, kept) == after_buy_choice_jit(v, lists, six, upcard, dead, fees[6])
+            actions.add(action)
+    assert actions == {Action.FOLD, Action.PLAY, Action.REPLACE}
 
 
 def test_choices_after_a_draw_weigh_every_dealer_hand_without_the_seen_cards():
