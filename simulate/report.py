@@ -31,15 +31,16 @@ from fpdf import FPDF
 from ._datafile import file_record
 from ._engine import BLOCK
 from .catalog import load_strategy
+from .compare import compare
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
-from .simulation import SimulationResult, Stake, run, run_to_precision
+from .simulation import Z99, SimulationResult, Stake, run, run_to_precision
 from .stakes import StakePlan
-from .strategy import Strategy, StrategyKind
+from .strategy import Strategy, StrategyKind, rule_strategy_names
 from .strategy_text import describe_strategy
 from .variant import Variant, load_variant
 
@@ -271,6 +272,17 @@ def build_report(
         figures["largest_win_probability"] = float(top["frequency"].sum())
     stakes = _stakes(variant, plan, stake_rounds, seed)
     figures["rtp_by_stake"] = stakes.to_dict(orient="records") if stakes is not None else []
+    returns = _strategy_returns(variant, stake_rounds, seed)
+    lowest = returns.loc[returns["rtp"].idxmin()]
+    figures["rtp_range"] = {
+        "lowest_strategy": lowest["strategy"],
+        "lowest_rtp": float(lowest["rtp"]),
+        "lowest_rtp_ci99": [float(lowest["ci99 low"]), float(lowest["ci99 high"])],
+        "highest_strategy": "optimal",
+        "highest_rtp": figures["optimal_rtp"],
+        "rounds": stake_rounds,
+        "by_strategy": returns.to_dict(orient="records"),
+    }
     checks = _jurisdiction_checks(figures, exact is not None)
     figures["jurisdictions"] = checks.to_dict(orient="records")
     plots = _plots(simulation, exact)
@@ -316,6 +328,22 @@ def _boxes_section(result: SimulationResult) -> Section:
             ("Per box", per_box),
             ("Correlation of the boxes' results", result.correlation.reset_index(names="")),
         ],
+    )
+
+
+def _strategy_returns(variant: Variant, rounds: int, seed: int) -> pd.DataFrame:
+    """The RTP of every strategy shipped for the variant, simulated on the same deals."""
+    names = rule_strategy_names(variant.name)
+    table = compare(variant, names, rounds, seed=seed).table
+    described = [" ".join(load_strategy(name, variant).description.split()) for name in names]
+    return pd.DataFrame(
+        {
+            "strategy": table["strategy"],
+            "description": described,
+            "rtp": table["rtp"],
+            "ci99 low": table["rtp"] - Z99 * table["standard_error"],
+            "ci99 high": table["rtp"] + Z99 * table["standard_error"],
+        }
     )
 
 
@@ -390,12 +418,17 @@ def _summary_rows(strategy: str, figures: dict, exact: bool) -> pd.DataFrame:
         )
     )
     chance = figures["largest_win_probability"]
+    span = figures["rtp_range"]
     rows = {
         f"Return to player, strategy {strategy}": f"{_percent(figures['rtp'])} ({how})",
         "Return to player, optimal play": (
             f"{_percent(figures['optimal_rtp'])} ({figures['optimal_rtp_method']}"
             + interval_text(figures["optimal_rtp_interval_999"], _percent)
             + ")"
+        ),
+        "Range of return, shipped strategies to optimal play": (
+            f"{_percent(span['lowest_rtp'])} ({span['lowest_strategy']}, simulated) to "
+            f"{_percent(span['highest_rtp'])} (optimal play)"
         ),
         "House edge": _percent(figures["house_edge"]),
         "Element of risk (per amount wagered)": _percent(figures["element_of_risk"]),
@@ -497,6 +530,13 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
         check["exact RTP"] = exact.summary["rtp"]
         check["deviation (standard errors)"] = figures["deviation_in_standard_errors"]
     strategy_section = Section(SECTIONS[4], describe_strategy(plan))
+    span = figures["rtp_range"]
+    strategy_section.tables.append(
+        (
+            f"Return of each shipped strategy (simulated on the same {span['rounds']:,} deals)",
+            pd.DataFrame(span["by_strategy"]),
+        )
+    )
     if chart is not None:
         strategy_section.tables.append(
             ("Share of deals on which the optimal strategy bets, by hand and upcard", chart)

@@ -66,7 +66,16 @@ def test_report_builds_for_every_variant(variant, tmp_path):
     if variant == "caribbean":
         assert figures["method"] == "exact enumeration"
         assert abs(figures["deviation_in_standard_errors"]) < 4
+    assert "Range of return, shipped strategies to optimal play" in first
+    span = figures["rtp_range"]
+    assert span["lowest_rtp"] == min(row["rtp"] for row in span["by_strategy"])
+    assert f"{100 * span['lowest_rtp']:.4f}%" in first
     if variant == "oasis":
+        shipped = [row["strategy"] for row in span["by_strategy"]]
+        assert shipped == ["always-play", "basic", "optimized", "pair-or-better"]
+        same_deals = [run(variant, name, 4_096, seed=5).summary["rtp"] for name in shipped]
+        assert [row["rtp"] for row in span["by_strategy"]] == same_deals
+        assert span["lowest_strategy"] == "always-play" and span["highest_rtp"] > 0.98
         assert figures["rtp_by_stake"] and figures["bonus_rtp"] is not None
         lite = [row for row in figures["rtp_by_stake"] if row["account"] == "LITE"]
         assert len(lite) == 2
