@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .exact import ExactResult, exact_game
+from .game_buy import game_buy_gain, save_game_gain
 from .optimal_game import (
     after_buy_table,
     default_exact_strategy,
@@ -99,6 +100,12 @@ def _with_draws(variant, folder, restart, table, classes, progress) -> ExactResu
         report = _stage(progress, "choices after a buy")
         after_buy = after_buy_table(variant, analysis.choices, progress=report)
         save_table(variant, analysis, table, after_buy)
+        if variant.buy_game:
+            gain = game_buy_gain(variant, progress=_stage(progress, "rounds, the dealer's game"))
+            save_game_gain(variant, gain, table)
+            analysis.result.summary["dealer_game_bought"] = gain.record(
+                analysis.result.summary["rtp"]
+            )
     shutil.rmtree(checkpoints, ignore_errors=True)
     return analysis.result
 

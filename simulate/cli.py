@@ -261,18 +261,24 @@ def _number(value: float) -> str:
 def _print_figures(figures: dict) -> None:
     rows = []
     for name, value in figures.items():
+        label = name.replace("_", " ")
         if isinstance(value, dict):
             rows += [
-                {"figure": f"{name.replace('_', ' ')}: {key}", "value": _number(share)}
-                for key, share in value.items()
+                {"figure": f"{label}: {key.replace('_', ' ')}", "value": _shown(inner)}
+                for key, inner in value.items()
             ]
-            continue
-        if isinstance(value, list):
-            value = f"[{_number(value[0])}, {_number(value[1])}]"
-        elif isinstance(value, float):
-            value = _number(value)
-        rows.append({"figure": name.replace("_", " "), "value": value})
+        else:
+            rows.append({"figure": label, "value": _shown(value)})
     print_table(rows, ["figure", "value"], right=["value"])
+
+
+def _shown(value) -> str:
+    """A figure as the tables print it: numbers to at least four significant decimals."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_shown(x) for x in value) + "]"
+    if isinstance(value, float):
+        return _number(value)
+    return str(value)
 
 
 def _print_frame(frame, title: str) -> None:

@@ -48,6 +48,7 @@ from ._io import read_keyed_npz, write_npz
 from ._tables import source_hash
 from .codes import Action
 from .exact import ExactResult, exact_game, first_options, needs_pair_tables, value_lists
+from .game_buy import saved_game_gain
 from .intervals import betting_interval
 from .optimal_game import (
     DECISION_SOURCES,
@@ -296,7 +297,8 @@ def optimal_rtp(variant: Variant) -> dict:
     """The RTP under optimal play and how it is known: exact enumeration where the game
     is weighed (without draws, or with draws from the saved counts), sampled where
     longer exchanges were measured (with its 99.9% interval, the normal
-    approximation's), else None."""
+    approximation's), else None; where the dealer's game was bought on paired deals,
+    ``with_game``: that measurement (``game_buy.GameBuyGain.record``)."""
     if not variant.has_draws:
         return {"rtp": exact_game(variant, "optimal").summary["rtp"], "method": "exact"}
     never_bought = "; the dealer's game never bought" if variant.buy_game else ""
@@ -305,7 +307,11 @@ def optimal_rtp(variant: Variant) -> dict:
         if result is None:
             return {"rtp": None, "method": "not weighed yet"}
         bound = " (a lower bound)" if variant.buy_game else ""
-        return {"rtp": result.summary["rtp"], "method": f"exact, every draw{never_bought}{bound}"}
+        method = f"exact, every draw{never_bought}{bound}"
+        optimal = {"rtp": result.summary["rtp"], "method": method}
+        if gain := saved_game_gain(variant):
+            optimal["with_game"] = gain.record(result.summary["rtp"])
+        return optimal
     sampled = saved_sampled_optimum(variant)
     if sampled is None:
         return {

@@ -30,9 +30,20 @@ def headline_markdown(summary: pd.DataFrame) -> str:
             f"| {row.variant} | {row.strategy} | {row.method} | {row.rtp:.6f} | "
             f"{row.house_edge:.6f} | {row.standard_deviation:.6f} | {optimal} | "
             f"{row.optimal_rtp_method}"
-            f"{interval_text(row.optimal_rtp_interval_999, lambda x: f'{x:.4f}')} |"
+            f"{interval_text(row.optimal_rtp_interval_999, lambda x: f'{x:.4f}')}"
+            f"{_with_game_text(row.optimal_rtp_with_game)} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _with_game_text(with_game) -> str:
+    if not isinstance(with_game, dict):
+        return ""
+    low, high = with_game["rtp_interval_999"]
+    return (
+        f"; with the dealer's game bought: {with_game['rtp']:.6f} ({low:.4f} to {high:.4f}, "
+        "simulated gain, a lower bound)"
+    )
 
 
 def regenerate_results(
@@ -75,6 +86,7 @@ def regenerate_results(
                     "optimal_rtp",
                     "optimal_rtp_method",
                     "optimal_rtp_interval_999",
+                    "optimal_rtp_with_game",
                 )
             }
         )
