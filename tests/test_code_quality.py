@@ -24,6 +24,8 @@ def test_doctests():
             "pytest",
             "--doctest-modules",
             "-q",
+            "-n",
+            "0",
             "-p",
             "no:cacheprovider",
             str(ROOT / "simulate"),
