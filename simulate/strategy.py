@@ -387,9 +387,13 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
         for number, data_rule in enumerate(rules.get(point, []), start=1):
             rule = Table(data_rule, root.source, f"{point} rule {number}")
             rows.append(_rule(rule, point, variant))
-            unconditional = not any(key in data_rule for key in CONDITIONS)
+            always = not any(key in data_rule for key in CONDITIONS) and _always_applies(data_rule)
             rule.done()
-            if number == len(rules[point]) and not (unconditional and _always_applies(data_rule)):
+            if always and number < len(rules[point]):
+                raise rule.error(
+                    "action", "always applies, so the rules after it never do: remove them"
+                )
+            if number == len(rules[point]) and not always:
                 raise rule.error(
                     "action",
                     "the last rule must have no condition (and keep none, highest N or "

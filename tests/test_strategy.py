@@ -234,6 +234,12 @@ def strategy_file(tmp_path, text):
             'action = "fold"\n',
             "after_draw: never reached",
         ),
+        (
+            "oasis",
+            'name = "x"\nvariant = "oasis"\n[[first]]\naction = "fold"\n[[first]]\n'
+            'action = "play"\n',
+            "first rule 1.action: always applies, so the rules after it never do",
+        ),
         ("oasis", 'name = "x"\nvariant = "oasis"\n', "first: missing"),
         ("oasis", 'name = "x"\nvariant = "oasis"\nfirst = 3\n', "first: must be a list of rules"),
     ],
