@@ -168,17 +168,32 @@ def memo_choice_jit(x, hand, upcard):
             raise KeyError("a situation missing from the decision memo")
         choice = x.choices[i]
     kind, keep = x.options[choice, 0], x.options[choice, 1]
-    image = np.empty(5, dtype=np.int64)
-    for j in range(5):
-        image[j] = (hand[j] & ~3) | x.perms[p, hand[j] & 3]
+    positions = _class_positions(_class_image(x.perms, p, hand))
     kept = 0
     for j in range(5):
-        position = 0  # of this card in the class's (increasing) hand
-        for other in range(5):
-            position += image[other] < image[j]
-        if (keep >> position) & 1:
+        if (keep >> positions[j]) & 1:
             kept |= 1 << j
     return kind, kept
+
+
+@njit(cache=True)
+def _class_image(perms, p, cards):
+    """The cards relabelled by the suit relabelling ``p`` (to the class's suits)."""
+    image = np.empty(cards.shape[0], dtype=np.int64)
+    for j in range(cards.shape[0]):
+        image[j] = (cards[j] & ~3) | perms[p, cards[j] & 3]
+    return image
+
+
+@njit(cache=True)
+def _class_positions(image):
+    """The position of each of the first five of ``image`` in the class's hand (its
+    five cards increasing)."""
+    positions = np.zeros(5, dtype=np.int64)
+    for j in range(5):
+        for other in range(5):
+            positions[j] += image[other] < image[j]
+    return positions
 
 
 @njit(cache=True)
@@ -229,9 +244,7 @@ def table_after_buy_jit(x, six, upcard):
     row = np.searchsorted(x.buy_keys, key)
     if row == x.buy_keys.shape[0] or x.buy_keys[row] != key:
         return -1, 0
-    image = np.empty(6, dtype=np.int64)
-    for j in range(6):
-        image[j] = (six[j] & ~3) | x.perms[p, six[j] & 3]
+    image = _class_image(x.perms, p, six)
     bought = image[5] - ((key % 52) < image[5])  # its index among the unseen cards
     for j in range(5):
         bought -= image[j] < image[5]
@@ -241,12 +254,5 @@ def table_after_buy_jit(x, six, upcard):
     if code == AFTER_BUY_PLAY:
         return Action.PLAY, 63
     position = code - AFTER_BUY_REPLACE  # in the class's hand, then the bought card
-    replaced = 5
-    if position < 5:
-        for j in range(5):
-            below = 0
-            for other in range(5):
-                below += image[other] < image[j]
-            if below == position:
-                replaced = j
+    replaced = 5 if position == 5 else np.argmax(_class_positions(image) == position)
     return Action.REPLACE, 63 & ~(1 << replaced)

@@ -24,14 +24,13 @@ from .codes import GameMode
 from .compare import paired_difference
 from .optimal import optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays, table_name
-from .simulation import DEFAULT_SEED, run
+from .simulation import DEFAULT_SEED, Z_999, run
 from .variant import Variant, load_variant
 
 __all__ = ["GAME_ROUNDS", "GameBuyGain", "game_buy_gain", "save_game_gain", "saved_game_gain"]
 
 GAME_ROUNDS = 2**25
 """Rounds of the measurement by default (33.6 million: about a minute a side)."""
-Z_999 = 3.2905267314919255
 
 
 @dataclass(frozen=True)

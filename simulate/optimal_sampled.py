@@ -61,7 +61,7 @@ from .optimal_game import (
 )
 from .provenance import software
 from .proxy import ProxyGains, proxy_gains
-from .simulation import DEFAULT_SEED
+from .simulation import DEFAULT_SEED, Z_999
 from .variant import Variant, with_draws_up_to
 
 SAMPLED_VERSION = 2
@@ -76,8 +76,6 @@ _SAMPLE_ARRAYS = {
     "long_evs": float,
     "seconds": float,  # of computing, a block's shared by its situations
 }
-Z_999 = 3.2905267314919255
-"""The normal quantile of a two-sided 99.9% interval."""
 
 
 @dataclass

@@ -44,6 +44,8 @@ DEFAULT_SEED = 1
 """The seed of every run, comparison and report not given one."""
 
 Z95, Z99 = 1.959963984540054, 2.5758293035489004
+Z_999 = 3.2905267314919255
+"""The normal quantile of a two-sided 99.9% interval."""
 DECISION_NAMES = [decision.label for decision in Decision]
 
 
