@@ -38,7 +38,7 @@ from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
-from .simulation import Z99, SimulationResult, Stake, run, run_to_precision
+from .simulation import SimulationResult, Stake, run, run_to_precision
 from .stakes import StakePlan
 from .strategy import Strategy, StrategyKind, rule_strategy_names
 from .strategy_text import describe_strategy
@@ -336,16 +336,18 @@ def _boxes_section(result: SimulationResult) -> Section:
 def _strategy_returns(variant: Variant, rounds: int, seed: int) -> pd.DataFrame:
     """The RTP of every strategy shipped for the variant, simulated on the same deals."""
     names = rule_strategy_names(variant.name)
-    table = compare(variant, names, rounds, seed=seed).table
-    described = [" ".join(load_strategy(name, variant).description.split()) for name in names]
+    results = compare(variant, names, rounds, seed=seed).results
     return pd.DataFrame(
-        {
-            "strategy": table["strategy"],
-            "description": described,
-            "rtp": table["rtp"],
-            "ci99 low": table["rtp"] - Z99 * table["standard_error"],
-            "ci99 high": table["rtp"] + Z99 * table["standard_error"],
-        }
+        [
+            {
+                "strategy": result.strategy.name,
+                "description": " ".join(result.strategy.description.split()),
+                "rtp": result.summary["rtp"],
+                "ci99 low": result.summary["rtp_ci99"][0],
+                "ci99 high": result.summary["rtp_ci99"][1],
+            }
+            for result in results
+        ]
     )
 
 
