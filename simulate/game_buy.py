@@ -90,11 +90,7 @@ def game_buy_gain(
     plans = bought, dataclasses.replace(bought, game_mode=GameMode.NEVER)
     results = []
     for side, plan in enumerate(plans):
-        played = (
-            (lambda done, side=side: progress(side * rounds + done, 2 * rounds))
-            if progress
-            else None
-        )
+        played = _shifted(progress, side * rounds, 2 * rounds) if progress else None
         results.append(run(variant, plan, rounds, seed=seed, threads=threads, progress=played))
     if any(result.interrupted for result in results):
         raise KeyboardInterrupt
