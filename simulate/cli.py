@@ -578,17 +578,26 @@ def _check_writable(path: str) -> None:
     help="Other cards the player has seen (his other boxes, his discards), dead for his "
     "draws and for the dealer.",
 )
+@click.option(
+    "--game/--no-game",
+    "count_game",
+    default=True,
+    help="Count buying the non-qualifying dealer a game in every option's EV, where the "
+    "game offers it (default; minutes for the long exchanges of russian and "
+    "six-card-125).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def advise_command(variant, hand, upcard, dealer, seen, as_json) -> None:
+def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> None:
     """Exact EV of every option for HAND (5 cards, or 6 after a buy) against the upcard,
     and what each costs against the best (ev lost).
 
-    EVs are in antes per initial ante, fees included; the dealer's game is not
-    bought in them (ask with --dealer for that decision).
+    EVs are in antes per initial ante, fees included. Where the dealer may be bought
+    a game, it is bought exactly when worth it on his whole hand, and the column game
+    gives what that adds to the EV (ask with --dealer for the decision itself).
     """
     game = load_variant(variant)
-    frame = advise(game, hand, upcard, dealer, seen)
+    frame = advise(game, hand, upcard, dealer, seen, count_game)
     if as_json:
         print_json(
             {

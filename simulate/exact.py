@@ -25,6 +25,13 @@ from . import _strategy as rules_kernels
 from ._decisions import option_evs_jit
 from ._engine import exact_game_gain_jit
 from ._evaluator import category_jit
+from ._game_value import (
+    bet_gain_jit,
+    no_dealers,
+    nonqualifying_dealers_jit,
+    option_gains_jit,
+    six_card_choices_jit,
+)
 from ._settlement import bet_multiple_jit, dealer_discard_jit
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .codes import CATEGORIES, PLAIN_OUTCOMES, Action, Category, Outcome, Point
@@ -58,6 +65,7 @@ def advise(
     upcard: str,
     dealer: str | None = None,
     seen: str | None = None,
+    game: bool = True,
 ) -> pd.DataFrame:
     """The exact EV, in antes per initial ante, of every option of a situation.
 
@@ -65,7 +73,9 @@ def advise(
     upcard; ``seen``: other cards the player has seen (his other boxes, his discards),
     dead for his draws and for the dealer. With ``dealer`` (his five cards, not
     qualifying) the options are buying him a game or not, for the player's final
-    ``hand``.
+    ``hand``. Where the variant lets the player buy the dealer a game, each option's
+    EV counts it, bought exactly when worth it on his whole hand (column ``game``: what
+    it adds), unless ``game`` is False.
     """
     variant = load_variant(variant)
     cards = parse_cards(hand).astype(np.int64)
@@ -84,33 +94,73 @@ def advise(
         return _advise_game(variant, cards, up[0], dealer, others)
     v, lists, u = variant.arrays(), value_lists(), int(up[0])
     dead = np.sort(np.concatenate([cards, others]))
-    if len(cards) == 6:
-        rows = [{"option": "fold", "cards thrown": "", "ev": -1.0}]
-        play = kernels.after_draw_ev_jit(v, lists, cards, u, dead, len(dead), True)
-        rows.append({"option": "play", "cards thrown": "", "ev": play})
-        if variant.replace_fee is not None:
-            replaced = np.empty(6)
-            kernels.replace_evs_jit(v, lists, cards, u, dead, replaced)
-            rows += [
-                {"option": "replace", "cards thrown": format_card(card), "ev": ev}
-                for card, ev in zip(cards, replaced - variant.replace_fee, strict=True)
-            ]
-        return _mark_best(rows)
-    options, labels = first_options(variant)
     unseen = np.array([c for c in range(52) if c != u and c not in dead.tolist()])
-    tables = kernels.situation_tables_jit(lists, u, dead, unseen, needs_pair_tables(variant))
-    evs = np.zeros(len(options))
+    pairs = needs_pair_tables(variant) and len(cards) == 5
+    tables = kernels.situation_tables_jit(lists, u, dead, unseen, pairs)
+    dealers = _nonqualifying_dealers(variant, u, unseen) if game else None
+    if len(cards) == 6:
+        return _advise_six(variant, cards, u, unseen, tables, dealers)
+    options, labels = first_options(variant)
+    evs, gains = np.zeros(len(options)), np.zeros(len(options))
     fees, forced = variant.draw_arrays()
     option_evs_jit(v, tables, lists, cards, u, unseen, options, fees, forced, evs)
+    if dealers is not None:
+        option_gains_jit(v, tables, lists, dealers, cards, u, unseen, options, fees, forced, gains)
     rows = [
         {
             "option": label,
             "cards thrown": format_cards(cards[[i for i in range(5) if not keep >> i & 1]]),
-            "ev": ev,
+            "ev": ev + gain,
+            "game": gain,
         }
-        for (label, (_, keep), ev) in zip(labels, options.tolist(), evs.tolist(), strict=True)
+        for (label, (_, keep), ev, gain) in zip(
+            labels, options.tolist(), evs.tolist(), gains.tolist(), strict=True
+        )
     ]
-    return _mark_best(rows)
+    return _mark_best(rows, dealers is not None)
+
+
+def _nonqualifying_dealers(variant: Variant, upcard: int, unseen: np.ndarray) -> tuple | None:
+    """The dealer's non-qualifying hands of a situation, tabulated for counting the game
+    he may be bought (None where the variant has none)."""
+    if variant.buy_game is None:
+        return None
+    most_drawn = max(variant.exchange_fees, default=0)
+    if variant.buy_fee is not None:
+        most_drawn = max(most_drawn, 1 if variant.replace_fee is None else 2)
+    return nonqualifying_dealers_jit(variant.arrays(), upcard, unseen, max(most_drawn, 1))
+
+
+def _advise_six(
+    variant: Variant,
+    six: np.ndarray,
+    upcard: int,
+    unseen: np.ndarray,
+    tables: tuple,
+    dealers: tuple | None,
+) -> pd.DataFrame:
+    """The options on six cards after a buy: fold, play, replace one (fee included)."""
+    v, lists = variant.arrays(), value_lists()
+    counted = dealers if dealers is not None else no_dealers()
+    play, play_gain = bet_gain_jit(v, tables, lists, counted, six, upcard, unseen)
+    rows = [
+        {"option": "fold", "cards thrown": "", "ev": -1.0, "game": 0.0},
+        {"option": "play", "cards thrown": "", "ev": play + play_gain, "game": play_gain},
+    ]
+    if variant.replace_fee is not None:
+        evs = np.empty((7, 3))
+        no_picks = np.empty(0, dtype=np.int64)
+        six_card_choices_jit(v, tables, lists, counted, six, upcard, unseen, no_picks, 0, evs)
+        rows += [
+            {
+                "option": "replace",
+                "cards thrown": format_card(card),
+                "ev": ev - variant.replace_fee,
+                "game": ev - without,
+            }
+            for card, (without, ev, _) in zip(six, evs[1:], strict=True)
+        ]
+    return _mark_best(rows, dealers is not None)
 
 
 def first_options(variant: Variant) -> tuple[np.ndarray, list[str]]:
@@ -133,8 +183,10 @@ def needs_pair_tables(variant: Variant) -> bool:
     return max(variant.exchange_fees, default=0) >= 3
 
 
-def _mark_best(rows: list[dict]) -> pd.DataFrame:
+def _mark_best(rows: list[dict], game: bool = False) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
+    if not game:
+        frame = frame.drop(columns="game", errors="ignore")
     frame["ev lost"] = frame["ev"].max() - frame["ev"]
     frame["best"] = frame["ev lost"] == 0
     return frame

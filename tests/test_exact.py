@@ -122,7 +122,7 @@ def test_advise_lists_every_option():
     }
     assert frame.loc[frame["best"], "option"].tolist() == ["play"]
     assert frame.set_index("option").loc["fold", "ev"] == -1
-    russian = advise("russian", "As Kd 7h 7c 2s", "Qh")
+    russian = advise("russian", "As Kd 7h 7c 2s", "Qh", game=False)
     assert len(russian) == 2 + 1 + 31  # fold, play, buy, every set of cards to exchange
 
 
@@ -420,7 +420,9 @@ def test_replace_after_a_buy_with_other_cards_seen_against_brute_force():
     six_card = load_variant("six-card")
     six = "As Kd 7h 7c 2s 9h"
     seen = "Ks 3d 9c Tc"
-    frame = advise("six-card", six, "Qh", seen=seen).set_index(["option", "cards thrown"])
+    frame = advise("six-card", six, "Qh", seen=seen, game=False).set_index(
+        ["option", "cards thrown"]
+    )
     cards, up = parse_cards(six).tolist(), int(parse_cards("Qh")[0])
     dead = cards + parse_cards(seen).tolist()
     unseen = [c for c in range(52) if c != up and c not in dead]
@@ -450,7 +452,9 @@ def test_the_engines_first_decision_with_seen_cards_is_advise_best(lists, name):
         action, kept = best_option_seeing_jit(
             variant.arrays(), x, hand, upcard, np.int64(seen), fees, forced
         )
-        frame = advise(name, format_cards(hand), format_card(upcard), seen=format_cards(others))
+        frame = advise(
+            name, format_cards(hand), format_card(upcard), seen=format_cards(others), game=False
+        )
         thrown = format_cards([c for i, c in enumerate(hand.tolist()) if not kept >> i & 1])
         label = {Action.FOLD: "fold", Action.PLAY: "play", Action.BUY: "buy a sixth card"}
         option = label.get(int(action), f"exchange {5 - bin(kept).count('1')}")

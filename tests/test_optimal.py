@@ -53,7 +53,7 @@ def test_first_decisions_are_the_best_option_of_advise(fresh_memo, name, rounds)
     for index in range(rounds):
         hand, upcard = dealt(key, index)
         kind, kept = memo_choice_jit(decisions, hand, upcard)
-        frame = advise(name, format_cards(hand), format_card(upcard))
+        frame = advise(name, format_cards(hand), format_card(upcard), game=False)
         thrown = [c for i, c in enumerate(hand.tolist()) if not (kept >> i) & 1]
         label = LABELS.get(kind, f"exchange {len(thrown)}")
         thrown = format_cards(thrown)
@@ -74,7 +74,7 @@ def test_choices_after_a_buy_are_the_best_option_of_advise(name):
         action, kept = after_buy_choice_jit(
             variant.arrays(), value_lists(), six, upcard, dead, fees[6]
         )
-        frame = advise(name, format_cards(six), format_card(upcard))
+        frame = advise(name, format_cards(six), format_card(upcard), game=False)
         thrown = [format_card(c) for i, c in enumerate(six.tolist()) if not (kept >> i) & 1]
         label = {Action.FOLD: "fold", Action.PLAY: "play", Action.REPLACE: "replace"}[action]
         chosen = frame[(frame["option"] == label) & (frame["cards thrown"] == "".join(thrown))]

@@ -1,0 +1,418 @@
+"""numba kernels of the dealer's game in the EVs of the player's decisions.
+
+Where the dealer does not qualify, a player who sees his five cards may buy him a
+game: he exchanges one card (his discard rule decides which) for one the player has
+not seen. Betting a final hand H is then worth, beside what the dealer's hands pay
+as dealt, the gain of the game wherever it is positive:
+
+    extra(H) = sum, over his non-qualifying hands D avoiding H, of max(0, gain(H, D))
+
+A situation's non-qualifying hands are tabulated once: the value each new card
+gives the dealer, sorted, and a threshold proven for each hand (below it no final
+hand gains from buying it a game, whatever cards of the draws the player holds), the
+hands in order of it. A final hand then walks only over the hands it may gain
+against: none, for most hands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
+from ._exact import (
+    count_below_jit,
+    draw_counts_jit,
+    ev_from_counts_jit,
+    thrown_count_jit,
+    thrown_positions_jit,
+)
+from ._settlement import bet_multiple_jit, dealer_discard_jit, settle_jit
+from ._situation import comb_jit
+from .codes import Action, Fee
+
+TOP_VALUE = 7462
+"""The value of a royal flush, the highest of five cards."""
+
+
+@njit(cache=True)
+def bought_results_jit(v, value, multiple):
+    """(no qualifier, win, push, loss, declined): the player's net, in antes and fees
+    aside, of a bought game ending each way, and of declining it, for a final hand of
+    ``value`` whose BET pays ``multiple``. An ending the hand cannot meet gets a value
+    that is never weighed."""
+    out = np.empty(5)
+    ends = np.array([0, v.qualifier, value, TOP_VALUE], dtype=np.int64)
+    for i in range(4):
+        won, lost, _ = settle_jit(v, value, multiple, False, 0.0, 0, True, ends[i])
+        out[i] = won - lost
+    out[4] = v.ante_pays_no_qualify
+    return out
+
+
+@njit(cache=True)
+def _outcomes(sorted_after, no_qualify, value, qualifier):
+    """(wins, pushes) of a hand of ``value`` among the dealer's values after a new card."""
+    if value < qualifier:
+        return 0, 0
+    below = count_below_jit(sorted_after, value)
+    return below - no_qualify, count_below_jit(sorted_after, value + 1) - below
+
+
+@njit(cache=True)
+def _outcomes_above(sorted_after, start, value):
+    """(how many of ``sorted_after`` are below ``value``, how many equal it), those
+    below ``start`` known to be below it: a short walk, few values lie above."""
+    j, n = start, sorted_after.shape[0]
+    while j < n and sorted_after[j] < value:
+        j += 1
+    below = j
+    while j < n and sorted_after[j] == value:
+        j += 1
+    return below, j - below
+
+
+@njit(cache=True)
+def _gain_bound(v, sorted_after, no_qualify, value, multiple_bound, k):
+    """An upper bound of the game's gain against one dealer hand, over every final
+    hand of ``value`` whose BET pays at most ``multiple_bound`` and every set of ``k``
+    new cards left out of the dealer's draw: the k worst ends left out."""
+    r = bought_results_jit(v, value, multiple_bound)
+    wins, pushes = _outcomes(sorted_after, no_qualify, value, v.qualifier)
+    counts = np.array([no_qualify, wins, pushes, 0])
+    counts[3] = sorted_after.shape[0] - counts[:3].sum()
+    for _ in range(k):
+        worst = -1
+        for end in range(4):
+            if counts[end] and (worst < 0 or r[end] < r[worst]):
+                worst = end
+        counts[worst] -= 1
+    return (counts * r[:4]).sum() / counts.sum() - r[4]
+
+
+@njit(cache=True)
+def multiple_bounds_jit(v):
+    """For each value, the most the BET may pay a hand of that value or lower: twice
+    the category's pay where a second combination is paid (one no better than it)."""
+    out = np.empty(TOP_VALUE + 1)
+    best = 0.0
+    for value in range(TOP_VALUE + 1):
+        best = max(best, v.bet_pays[category_jit(value, v.ace_king)])
+        out[value] = 2.0 * best if v.second_combination else best
+    return out
+
+
+@njit(cache=True)
+def _threshold(v, sorted_after, no_qualify, bounds, k):
+    """The lowest value whose gain bound is positive (TOP_VALUE + 1: none): the bound
+    grows with the value, so a binary search."""
+    low, high = 0, TOP_VALUE + 1
+    while low < high:
+        middle = (low + high) >> 1
+        if _gain_bound(v, sorted_after, no_qualify, middle, bounds[middle], k) > 0:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@njit(cache=True)
+def nonqualifying_dealers_jit(v, upcard, unseen, k_max):
+    """The dealer's hands (his upcard and four of ``unseen``) that do not qualify, in
+    order of threshold: (masks of the four, thresholds (by how many new cards a final
+    hand holds, 0 to ``k_max``), how many new cards leave each short of qualifying, how
+    many give it less than the lowest threshold, the values new cards give it sorted,
+    and by card (-1: a card that cannot come)). ``k_max``: the most new cards a final
+    hand holds."""
+    m = unseen.shape[0]
+    n_max = m * (m - 1) * (m - 2) * (m - 3) // 24
+    masks = np.empty(n_max, dtype=np.int64)
+    thresholds = np.empty((n_max, k_max + 1), dtype=np.int64)
+    no_qualify = np.empty(n_max, dtype=np.int64)
+    sorted_after = np.empty((n_max, m - 4), dtype=np.int32)
+    after = np.full((n_max, 52), -1, dtype=np.int32)
+    bounds = multiple_bounds_jit(v)
+    picks = np.arange(4)
+    dealer = np.empty(5, dtype=np.int64)
+    dealer[4] = upcard
+    n = 0
+    while True:
+        for i in range(4):
+            dealer[i] = unseen[picks[i]]
+        if value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4]) < v.qualifier:
+            discard = dealer_discard_jit(v, dealer)
+            mask, j = np.int64(0), 0
+            for i in range(4):
+                mask |= np.int64(1) << dealer[i]
+            trial = dealer.copy()
+            for card in unseen:
+                if not (mask >> card) & 1:
+                    trial[discard] = card
+                    after[n, card] = value5_jit(trial[0], trial[1], trial[2], trial[3], trial[4])
+                    sorted_after[n, j] = after[n, card]
+                    j += 1
+            sorted_after[n].sort()
+            masks[n] = mask
+            no_qualify[n] = count_below_jit(sorted_after[n], v.qualifier)
+            for k in range(k_max + 1):
+                thresholds[n, k] = _threshold(v, sorted_after[n], no_qualify[n], bounds, k)
+            n += 1
+        if not next_combination_jit(picks, m):
+            break
+    order = np.argsort(thresholds[:n, k_max], kind="mergesort")
+    lowest = max(v.qualifier, thresholds[order[0], k_max] if n else 0)
+    below_lowest = np.empty(n, dtype=np.int64)
+    for d in range(n):
+        below_lowest[d] = count_below_jit(sorted_after[order[d]], lowest)
+    return (
+        masks[order],
+        thresholds[order],
+        no_qualify[order],
+        below_lowest,
+        sorted_after[order],
+        after[order],
+    )
+
+
+@njit(cache=True, inline="always")
+def _pair_gain(v, dealers, d, value, r, new_cards, new_mask):
+    """The game's gain for a final hand of ``value`` (bought results ``r``) against the
+    dealer's hand ``d``; 0 where it cannot be positive or ``d`` holds a new card."""
+    masks, thresholds, no_qualify, below_lowest, sorted_after, after = dealers
+    k = new_cards.shape[0]
+    if thresholds[d, k] > value or masks[d] & new_mask:
+        return 0.0
+    nq = no_qualify[d]
+    below, pushes = _outcomes_above(sorted_after[d], below_lowest[d], value)
+    wins = below - nq
+    for card in new_cards:  # they cannot come to the dealer
+        a = after[d, card]
+        if a < v.qualifier:
+            nq -= 1
+        elif a < value:
+            wins -= 1
+        elif a == value:
+            pushes -= 1
+    n = sorted_after.shape[1] - k
+    losses = n - nq - wins - pushes
+    return max(0.0, (nq * r[0] + wins * r[1] + pushes * r[2] + losses * r[3]) / n - r[4])
+
+
+@njit(cache=True)
+def game_extra_jit(v, dealers, value, multiple, new_cards):
+    """extra(H), summed (not averaged) over the dealer's hands: ``new_cards`` are the
+    final hand's cards drawn from the situation's unseen ones, dead for the dealer."""
+    new_mask = np.int64(0)
+    for card in new_cards:
+        new_mask |= np.int64(1) << card
+    r = bought_results_jit(v, value, multiple)
+    total = 0.0
+    for d in range(dealers[0].shape[0]):
+        if dealers[1][d, -1] > value:
+            break
+        total += _pair_gain(v, dealers, d, value, r, new_cards, new_mask)
+    return total
+
+
+@njit(cache=True, parallel=True)
+def game_extras_jit(v, dealers, values, results, new_cards, new_masks):
+    """extra(H) of many final hands (in decreasing order of value; ``results``: their
+    bought results): the dealer's hands shared out among threads, each walking the
+    hands that reach its threshold."""
+    n = values.shape[0]
+    n_dealers = dealers[0].shape[0]
+    slots = 4
+    sums = np.zeros((slots, n))
+    for slot in prange(slots):
+        for d in range(slot, n_dealers, slots):
+            lowest = dealers[1][d, -1]
+            for h in range(n):
+                if values[h] < lowest:
+                    break
+                sums[slot, h] += _pair_gain(
+                    v, dealers, d, values[h], results[h], new_cards[h], new_masks[h]
+                )
+    return sums.sum(axis=0)
+
+
+@njit(cache=True)
+def drawn_extra_jit(v, dealers, final, unseen, picks, k):
+    """extra(H) of the final hand after a draw of unseen[picks[:k]]: 0 at once where no
+    dealer hand's threshold is met."""
+    value = hand_value_jit(final)
+    if dealers[0].shape[0] == 0 or dealers[1][0, -1] > value:
+        return 0.0
+    multiple = bet_multiple_jit(v, final, value)
+    return game_extra_jit(v, dealers, value, multiple, unseen[picks[:k]])
+
+
+@njit(cache=True)
+def bet_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, scratch):
+    """(EV of betting ``final`` after a draw of unseen[picks[:k]], the game never
+    bought; how many dealer hands avoid it). ``scratch``: 4 x 5 integers."""
+    value = hand_value_jit(final)
+    thresholds, counts = scratch[2, :3], scratch[3, :4]
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, counts, scratch)
+    multiple = bet_multiple_jit(v, final, value)
+    ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])
+    return ev[0], counts[3]
+
+
+@njit(cache=True)
+def bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen):
+    """(EV of betting the hand as it is, the game never bought; what the game adds)."""
+    no_picks = np.empty(0, dtype=np.int64)
+    scratch = np.empty((4, 5), dtype=np.int64)
+    ev, total = bet_ev_jit(v, tables, lists, hand, upcard, unseen, no_picks, 0, scratch)
+    return ev, drawn_extra_jit(v, dealers, hand, unseen, no_picks, 0) / total
+
+
+def no_dealers() -> tuple:
+    """The table of non-qualifying dealer hands of a game without a game to buy."""
+    return (
+        np.empty(0, dtype=np.int64),
+        np.empty((0, 1), dtype=np.int64),
+        np.empty(0, dtype=np.int64),
+        np.empty(0, dtype=np.int64),
+        np.empty((0, 0), dtype=np.int32),
+        np.empty((0, 52), dtype=np.int32),
+    )
+
+
+@njit(cache=True)
+def _fold_or_bet(ev, forced):
+    return ev if forced else max(-1.0, ev)
+
+
+@njit(cache=True, parallel=True)
+def _draws(hand, keep_mask, unseen):
+    """Every draw replacing the cards outside ``keep_mask``: (the indices in ``unseen``
+    of its cards, the final hand's value), shared out among threads by first card."""
+    thrown, k = thrown_positions_jit(keep_mask)
+    m = unseen.shape[0]
+    starts = np.zeros(m - k + 2, dtype=np.int64)  # draws before each first card
+    for first in range(m - k + 1):
+        starts[first + 1] = starts[first] + comb_jit(m - first - 1, k - 1)
+    picks_of = np.empty((starts[-1], k), dtype=np.int64)
+    values = np.empty(starts[-1], dtype=np.int64)
+    for first in prange(m - k + 1):
+        picks = np.arange(first, first + k)
+        final = hand.copy()
+        for i in range(starts[first], starts[first + 1]):
+            for j in range(k):
+                final[thrown[j]] = unseen[picks[j]]
+            picks_of[i] = picks
+            values[i] = hand_value_jit(final)
+            if k > 1:
+                next_combination_jit(picks[1:], m)
+    return picks_of, values
+
+
+@njit(cache=True)
+def exchange_gain_jit(v, tables, lists, dealers, hand, keep_mask, upcard, unseen, forced):
+    """What the game adds to the EV of throwing the cards outside ``keep_mask``: every
+    draw enumerated, fold or bet after it (bet if forced); the bet's EV and the game
+    weighed only for the final hands that reach a dealer hand's threshold."""
+    if dealers[0].shape[0] == 0:
+        return 0.0
+    picks_of, values = _draws(hand, keep_mask, unseen)
+    thrown, k = thrown_positions_jit(keep_mask)
+    strong = np.flatnonzero(values >= dealers[1][0, -1])
+    strong = strong[np.argsort(-values[strong], kind="mergesort")]
+    n = strong.shape[0]
+    results = np.empty((n, 5))
+    new_cards = np.empty((n, k), dtype=np.int64)
+    new_masks = np.zeros(n, dtype=np.int64)
+    evs, totals = np.empty(n), np.empty(n)
+    final = hand.copy()
+    scratch = np.empty((4, 5), dtype=np.int64)
+    for h in range(n):
+        picks = picks_of[strong[h]]
+        for j in range(k):
+            final[thrown[j]] = new_cards[h, j] = unseen[picks[j]]
+            new_masks[h] |= np.int64(1) << new_cards[h, j]
+        value = values[strong[h]]
+        results[h] = bought_results_jit(v, value, bet_multiple_jit(v, final, value))
+        evs[h], totals[h] = bet_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, scratch)
+    extras = game_extras_jit(v, dealers, values[strong], results, new_cards, new_masks)
+    gain = 0.0
+    for h in range(n):
+        gain += _fold_or_bet(evs[h] + extras[h] / totals[h], forced) - _fold_or_bet(evs[h], forced)
+    return gain / values.shape[0]
+
+
+@njit(cache=True)
+def _after_draw(v, tables, lists, dealers, final, upcard, unseen, picks, k, scratch, out):
+    """Fold or bet after a draw of unseen[picks[:k]], the EV added to ``out``: [0] the
+    better, the game never bought; [1] the better, the game counted; [2] the game
+    bought but not weighed in the choice (the engine's play)."""
+    ev, total = bet_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, scratch)
+    with_game = ev + drawn_extra_jit(v, dealers, final, unseen, picks, k) / total
+    out[0] += max(-1.0, ev)
+    out[1] += max(-1.0, with_game)
+    out[2] += with_game if ev > -1.0 else -1.0
+
+
+@njit(cache=True)
+def six_card_choices_jit(v, tables, lists, dealers, six, upcard, unseen, picks, k, out):
+    """The choices on six cards, ``picks[:k]`` (k: 0 or 1) the unseen cards among them:
+    ``out[0]`` fold or bet, ``out[1 + i]`` replace card i (every replacement, then fold
+    or bet; the fee aside); columns as ``_after_draw`` gives them."""
+    m = unseen.shape[0]
+    scratch = np.empty((4, 5), dtype=np.int64)
+    out[:] = 0.0
+    _after_draw(v, tables, lists, dealers, six, upcard, unseen, picks, k, scratch, out[0])
+    trial = six.copy()
+    both = np.empty(2, dtype=np.int64)
+    for position in range(out.shape[0] - 1):
+        for r in range(m):
+            if k == 1 and r == picks[0]:
+                continue
+            trial[position] = unseen[r]
+            both[0] = r if k == 0 else min(r, picks[0])
+            both[1] = max(r, picks[0])
+            _after_draw(
+                v, tables, lists, dealers, trial, upcard, unseen, both, k + 1, scratch,
+                out[1 + position],
+            )  # fmt: skip
+        trial[position] = six[position]
+        out[1 + position] /= m - k
+
+
+@njit(cache=True, parallel=True)
+def buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, replace_fee):
+    """The EV of buying a sixth card, the buying fee aside: [0] every choice on the six
+    weighed without the game, never bought; [1] every choice weighing it; [2] the
+    choices of [0] made, the game then bought exactly (the engine's play)."""
+    m = unseen.shape[0]
+    choices = 1 if np.isnan(replace_fee) else 7
+    evs = np.zeros((m, 3))
+    for b in prange(m):
+        six = np.empty(6, dtype=np.int64)
+        six[:5] = hand
+        six[5] = unseen[b]
+        out = np.empty((choices, 3))
+        six_card_choices_jit(v, tables, lists, dealers, six, upcard, unseen, np.array([b]), 1, out)
+        out[1:] -= replace_fee
+        plain = np.argmax(out[:, 0])
+        evs[b, 0], evs[b, 1], evs[b, 2] = out[plain, 0], out[:, 1].max(), out[plain, 2]
+    return evs.sum(axis=0) / m
+
+
+@njit(cache=True)
+def option_gains_jit(v, tables, lists, dealers, hand, upcard, unseen, options, fees, forced, out):
+    """What the game adds to the EV of each first option (rows of kind, cards kept)."""
+    for i in range(options.shape[0]):
+        kind, keep = options[i, 0], options[i, 1]
+        out[i] = 0.0
+        if kind == Action.PLAY:
+            out[i] = bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)[1]
+        elif kind == Action.BUY:
+            evs = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, fees[Fee.REPLACE])
+            out[i] = evs[1] - evs[0]
+        elif kind == Action.EXCHANGE:
+            thrown = thrown_count_jit(keep)
+            out[i] = exchange_gain_jit(
+                v, tables, lists, dealers, hand, keep, upcard, unseen, forced[thrown]
+            )

@@ -1,0 +1,178 @@
+"""Buying the dealer a game in the EVs of advise, against plain enumeration: every
+dealer hand settled, the game bought on each non-qualifying one exactly when the
+engine's own rule (``exact_game_gain_jit``) finds it worth it."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simulate._engine import exact_game_gain_jit
+from simulate._evaluator import hand_value_jit
+from simulate._game_value import game_extra_jit, multiple_bounds_jit, nonqualifying_dealers_jit
+from simulate._settlement import bet_multiple_jit, dealer_discard_jit, settle_jit
+from simulate.cards import format_card, format_cards, parse_cards
+from simulate.exact import advise
+from simulate.variant import load_variant
+
+GAME_VARIANTS = ["six-card", "russian", "six-card-125"]
+
+
+def bet_with_game(variant, final, upcard, pool):
+    """(EV of betting ``final``, what the game adds): the dealer's upcard and every four
+    cards of ``pool`` (the cards the player has not seen); his replacement card any
+    card of the pool he does not hold."""
+    v = variant.arrays()
+    final = np.array(final, dtype=np.int64)
+    value = hand_value_jit(final)
+    multiple = bet_multiple_jit(v, final, value)
+    outside = sum(1 << c for c in range(52) if c not in pool)
+    total, extra, count = 0.0, 0.0, 0
+    for hidden in itertools.combinations(pool, 4):
+        dealer = np.array([*hidden, upcard], dtype=np.int64)
+        dealer_value = hand_value_jit(dealer)
+        won, lost, _ = settle_jit(v, value, multiple, False, 0.0, dealer_value, False, 0)
+        total += won - lost
+        count += 1
+        if dealer_value < v.qualifier:
+            used = outside | sum(1 << int(c) for c in hidden)
+            discard = dealer_discard_jit(v, dealer)
+            extra += max(0.0, exact_game_gain_jit(v, value, multiple, dealer, discard, used, 0.0))
+    return total / count, extra / count
+
+
+def situation(seed, hand, upcard, n_seen):
+    """``hand`` and ``upcard`` with ``n_seen`` other cards seen at random: (hand,
+    upcard, seen cards, the pool of cards not seen)."""
+    cards = parse_cards(hand).tolist()
+    up = int(parse_cards(upcard)[0])
+    rest = [c for c in range(52) if c not in cards and c != up]
+    seen = np.random.default_rng(seed).choice(rest, n_seen, replace=False).tolist()
+    return cards, up, seen, [c for c in rest if c not in seen]
+
+
+def rows(frame):
+    return frame.set_index(["option", "cards thrown"])
+
+
+@pytest.mark.parametrize("name", GAME_VARIANTS)
+def test_extra_of_strong_final_hands_equals_enumeration(name):
+    """extra(H) of final hands of 0 to 5 drawn cards, from trips to a royal flush (the
+    thresholds near their values), equals the sum over dealer hands of the positive
+    gains."""
+    variant = load_variant(name)
+    v = variant.arrays()
+    rng = np.random.default_rng(11)
+    checked = 0
+    while checked < 6:
+        deck = rng.permutation(52)
+        dealt, upcard = deck[:5], int(deck[5])
+        pool = sorted(int(c) for c in deck[6:])[:28]  # 18 more cards seen: fewer hands
+        k = checked % 6
+        new = rng.choice(pool, k, replace=False)
+        final = np.array([*dealt[: 5 - k], *new], dtype=np.int64)
+        value = hand_value_jit(final)
+        if value < 5000:  # weaker hands gain nothing from a game
+            continue
+        dealers = nonqualifying_dealers_jit(v, upcard, np.array(pool, dtype=np.int64), 5)
+        multiple = bet_multiple_jit(v, final, value)
+        rest = [c for c in pool if c not in new]
+        expected = bet_with_game(variant, final, upcard, rest)[1] * (
+            len(list(itertools.combinations(rest, 4)))
+        )
+        got = game_extra_jit(v, dealers, value, multiple, new.astype(np.int64))
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-9)
+        checked += 1
+
+
+@pytest.mark.parametrize("name", ["russian", "six-card"])
+def test_multiple_bounds_hold_for_six_card_hands(name):
+    """The BET's pay on any hand (six cards, a second combination) is within the bound
+    the thresholds assume for its value."""
+    variant = load_variant(name)
+    v = variant.arrays()
+    bounds = multiple_bounds_jit(v)
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        hand = rng.choice(52, 6, replace=False).astype(np.int64)
+        value = hand_value_jit(hand)
+        assert bet_multiple_jit(v, hand, value) <= bounds[value]
+
+
+def test_play_with_the_game_against_enumeration():
+    variant = load_variant("six-card")
+    cards, up, seen, pool = situation(3, "7s 7d 7h Ks 2d", "Qh", 20)
+    frame = rows(advise(variant, format_cards(cards), format_card(up), seen=format_cards(seen)))
+    ev, gain = bet_with_game(variant, cards, up, pool)
+    assert gain > 0
+    assert frame.loc[("play", ""), "ev"] == pytest.approx(ev + gain, abs=1e-12)
+    assert frame.loc[("play", ""), "game"] == pytest.approx(gain, abs=1e-12)
+
+
+def test_exchange_with_the_game_against_enumeration():
+    """Russian, the 2d thrown from a straight flush draw: every draw, then the better of
+    fold and bet, the game counted."""
+    variant = load_variant("russian")
+    cards, up, seen, pool = situation(4, "7s 8s 9s Ts 2d", "Qh", 30)
+    frame = rows(advise(variant, format_cards(cards), format_card(up), seen=format_cards(seen)))
+    plain = rows(
+        advise(variant, format_cards(cards), format_card(up), seen=format_cards(seen), game=False)
+    )
+    with_game, without = [], []
+    for new in pool:
+        ev, gain = bet_with_game(variant, [*cards[:4], new], up, [c for c in pool if c != new])
+        with_game.append(max(-1.0, ev + gain))
+        without.append(max(-1.0, ev))
+    fee = variant.exchange_fees[1]
+    row = ("exchange 1", "2d")
+    assert frame.loc[row, "ev"] == pytest.approx(np.mean(with_game) - fee, abs=1e-12)
+    assert plain.loc[row, "ev"] == pytest.approx(np.mean(without) - fee, abs=1e-12)
+    assert frame.loc[row, "game"] > 0
+    assert (frame["ev"] - frame["game"]).to_numpy() == pytest.approx(plain["ev"].to_numpy())
+
+
+def test_buy_with_the_game_against_enumeration():
+    """Six-Card's buy: every sixth card, then the best of fold, bet and replacing each
+    of the six (every replacement, then fold or bet), the game counted throughout."""
+    variant = load_variant("six-card")
+    cards, up, seen, pool = situation(6, "7s 8s 9s Ts 2d", "Qh", 35)
+    frame = rows(advise(variant, format_cards(cards), format_card(up), seen=format_cards(seen)))
+    total = 0.0
+    for bought in pool:
+        six, rest = [*cards, bought], [c for c in pool if c != bought]
+        best = max(-1.0, sum(bet_with_game(variant, six, up, rest)))
+        for position in range(6):
+            replaced = 0.0
+            for new in rest:
+                trial = list(six)
+                trial[position] = new
+                after = [c for c in rest if c != new]
+                replaced += max(-1.0, sum(bet_with_game(variant, trial, up, after)))
+            best = max(best, replaced / len(rest) - variant.replace_fee)
+        total += best
+    expected = total / len(pool) - variant.buy_fee
+    assert frame.loc[("buy a sixth card", ""), "ev"] == pytest.approx(expected, abs=1e-12)
+    assert frame.loc[("buy a sixth card", ""), "game"] > 0
+
+
+def test_six_cards_after_a_buy_with_the_game():
+    variant = load_variant("six-card")
+    cards, up, seen, pool = situation(8, "7s 8s 9s Ts 2d 5h", "Qh", 34)
+    frame = rows(advise(variant, format_cards(cards), format_card(up), seen=format_cards(seen)))
+    ev, gain = bet_with_game(variant, cards, up, pool)
+    assert frame.loc[("play", ""), "ev"] == pytest.approx(ev + gain, abs=1e-12)
+    trial = list(cards)
+    replaced = 0.0
+    for new in pool:  # replace the 2d
+        trial[4] = new
+        replaced += max(
+            -1.0, sum(bet_with_game(variant, trial, up, [c for c in pool if c != new]))
+        )
+    expected = replaced / len(pool) - variant.replace_fee
+    assert frame.loc[("replace", "2d"), "ev"] == pytest.approx(expected, abs=1e-12)
+    assert frame.loc[("replace", "2d"), "game"] > 0
+
+
+def test_variants_without_a_game_have_no_game_column():
+    assert "game" not in advise("oasis", "As Kd 7h 7c 2s", "Qh").columns
+    assert "game" not in advise("six-card", "As Kd 7h 7c 2s", "Qh", game=False).columns
