@@ -20,14 +20,24 @@ from pathlib import Path
 
 import numpy as np
 
+from ._exact import situation_tables_jit
+from ._game_value import bet_gain_jit, buy_evs_jit, nonqualifying_dealers_jit
 from .codes import GameMode
 from .compare import paired_difference
+from .exact import value_lists
 from .optimal import optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays, table_name
 from .simulation import DEFAULT_SEED, Z_999, run
 from .variant import Variant, load_variant
 
-__all__ = ["GAME_ROUNDS", "GameBuyGain", "game_buy_gain", "save_game_gain", "saved_game_gain"]
+__all__ = [
+    "GAME_ROUNDS",
+    "GameBuyGain",
+    "first_decision_gains",
+    "game_buy_gain",
+    "save_game_gain",
+    "saved_game_gain",
+]
 
 GAME_ROUNDS = 2**25
 """Rounds of the measurement by default (33.6 million: about a minute a side)."""
@@ -130,3 +140,43 @@ def saved_game_gain(variant: Variant) -> GameBuyGain | None:
         float(saved["game_gain"]),
         float(saved["game_gain_se"]),
     )
+
+
+def first_decision_gains(
+    variant: Variant | str,
+    samples: int,
+    *,
+    seed: int = DEFAULT_SEED,
+    start: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """What weighing the dealer's game in the first decision (and in the choices after
+    a buy) adds, in each of ``samples`` situations dealt at random (situation i from
+    ``seed`` and ``start + i`` alone), to optimal play that buys the game exactly but
+    decides without it (the play ``game_buy_gain`` measures): the best option's EV
+    with the game against the EV, game bought, of the option best without it. Every
+    EV exact; their mean estimates how far that play's RTP falls below the optimum.
+    Variants whose first options are fold, play and buy (Six-Card)."""
+    variant = load_variant(variant)
+    if variant.buy_game is None or variant.buy_fee is None or variant.exchange_fees:
+        raise ValueError(
+            f"{variant.name}: the first decisions are weighed again for the game where the "
+            "options are fold, play and buy a sixth card, and a game can be bought"
+        )
+    v, lists = variant.arrays(), value_lists()
+    gains = np.empty(samples)
+    for i in range(samples):
+        deck = np.random.default_rng([seed, start + i]).permutation(52)
+        hand, upcard = np.sort(deck[:5]).astype(np.int64), int(deck[5])
+        unseen = np.setdiff1d(np.arange(52), deck[:6]).astype(np.int64)
+        tables = situation_tables_jit(lists, upcard, hand, unseen, False)
+        dealers = nonqualifying_dealers_jit(v, upcard, unseen, 2)
+        play, play_gain = bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)
+        buy = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, variant.replace_fee)
+        buy -= variant.buy_fee
+        without_game = [-1.0, play, buy[0]]
+        engine = [-1.0, play + play_gain, buy[2]][int(np.argmax(without_game))]
+        gains[i] = max(-1.0, play + play_gain, buy[1]) - engine
+        if progress:
+            progress(i + 1, samples)
+    return gains

@@ -9,10 +9,17 @@ import pytest
 
 from simulate._engine import exact_game_gain_jit
 from simulate._evaluator import hand_value_jit
-from simulate._game_value import game_extra_jit, multiple_bounds_jit, nonqualifying_dealers_jit
+from simulate._exact import situation_tables_jit
+from simulate._game_value import (
+    buy_evs_jit,
+    game_extra_jit,
+    multiple_bounds_jit,
+    nonqualifying_dealers_jit,
+)
 from simulate._settlement import bet_multiple_jit, dealer_discard_jit, settle_jit
 from simulate.cards import format_card, format_cards, parse_cards
-from simulate.exact import advise
+from simulate.exact import advise, value_lists
+from simulate.game_buy import first_decision_gains
 from simulate.variant import load_variant
 
 GAME_VARIANTS = ["six-card", "russian", "six-card-125"]
@@ -133,26 +140,53 @@ def test_exchange_with_the_game_against_enumeration():
 
 def test_buy_with_the_game_against_enumeration():
     """Six-Card's buy: every sixth card, then the best of fold, bet and replacing each
-    of the six (every replacement, then fold or bet), the game counted throughout."""
+    of the six (every replacement, then fold or bet), the game counted throughout; and
+    the engine's play, every choice made without the game and the game then bought."""
     variant = load_variant("six-card")
     cards, up, seen, pool = situation(6, "7s 8s 9s Ts 2d", "Qh", 35)
     frame = rows(advise(variant, format_cards(cards), format_card(up), seen=format_cards(seen)))
-    total = 0.0
+    best_total, engine_total = 0.0, 0.0
     for bought in pool:
         six, rest = [*cards, bought], [c for c in pool if c != bought]
-        best = max(-1.0, sum(bet_with_game(variant, six, up, rest)))
+        ev, gain = bet_with_game(variant, six, up, rest)
+        choices = [(max(-1.0, ev), max(-1.0, ev + gain), ev + gain if ev > -1 else -1.0)]
         for position in range(6):
-            replaced = 0.0
+            replaced = np.zeros(3)
             for new in rest:
                 trial = list(six)
                 trial[position] = new
-                after = [c for c in rest if c != new]
-                replaced += max(-1.0, sum(bet_with_game(variant, trial, up, after)))
-            best = max(best, replaced / len(rest) - variant.replace_fee)
-        total += best
-    expected = total / len(pool) - variant.buy_fee
+                ev, gain = bet_with_game(variant, trial, up, [c for c in rest if c != new])
+                replaced += (max(-1.0, ev), max(-1.0, ev + gain), ev + gain if ev > -1 else -1.0)
+            choices.append(tuple(replaced / len(rest) - variant.replace_fee))
+        best_total += max(choice[1] for choice in choices)
+        engine_total += max(choices, key=lambda choice: choice[0])[2]
+    expected = best_total / len(pool) - variant.buy_fee
     assert frame.loc[("buy a sixth card", ""), "ev"] == pytest.approx(expected, abs=1e-12)
     assert frame.loc[("buy a sixth card", ""), "game"] > 0
+    hand, dead = np.array(cards, dtype=np.int64), np.sort([*cards, *seen])
+    unseen = np.array(pool, dtype=np.int64)
+    v, lists = variant.arrays(), value_lists()
+    tables = situation_tables_jit(lists, up, dead, unseen, False)
+    dealers = nonqualifying_dealers_jit(v, up, unseen, 2)
+    engine = buy_evs_jit(v, tables, lists, dealers, hand, up, unseen, variant.replace_fee)[2]
+    assert engine == pytest.approx(engine_total / len(pool), abs=1e-12)
+    assert engine - variant.buy_fee <= expected + 1e-12
+
+
+def test_first_decision_gains_against_advise():
+    """Where the option best without the game is to fold or to play, the gain of
+    weighing the game is advise's best EV with it less that option's EV with it."""
+    gains = first_decision_gains("six-card", 8, seed=3)
+    assert (gains >= 0).all()
+    for i, gain in enumerate(gains):
+        deck = np.random.default_rng([3, i]).permutation(52)
+        hand, upcard = format_cards(np.sort(deck[:5])), format_card(int(deck[5]))
+        plain = advise("six-card", hand, upcard, game=False)
+        chosen = plain["option"][plain["ev"].idxmax()]
+        if chosen == "buy a sixth card":
+            continue
+        counted = advise("six-card", hand, upcard).set_index("option")["ev"]
+        assert gain == pytest.approx(counted.max() - counted[chosen], abs=1e-12)
 
 
 def test_six_cards_after_a_buy_with_the_game():
