@@ -457,11 +457,20 @@ def _with_game_row(with_game: dict | None) -> dict:
     if not with_game:
         return {}
     low, high = (_percent(x) for x in with_game["rtp_interval_999"])
+    if decisions := with_game.get("first_decisions"):
+        how = (
+            f"and what weighing it in the first decisions adds, on {decisions['samples']:,} "
+            f"sampled situations; 99.9% interval {low} to {high}"
+        )
+    else:
+        how = (
+            f"99.9% interval {low} to {high}; a lower bound, the first decisions not weighed "
+            "again for it"
+        )
     return {
         "Return to player, optimal play, the dealer's game bought": (
             f"{_percent(with_game['rtp'])} (the exact RTP plus the game's gain, simulated on "
-            f"{with_game['rounds']:,} paired deals; 99.9% interval {low} to {high}; a lower "
-            "bound, the first decisions not weighed again for it)"
+            f"{with_game['rounds']:,} paired deals; {how})"
         )
     }
 

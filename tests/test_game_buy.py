@@ -3,11 +3,22 @@
 import dataclasses
 import math
 
+import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from simulate import game_buy
 from simulate.catalog import load_strategy
+from simulate.cli import main
 from simulate.codes import GameMode
-from simulate.game_buy import Z_999, game_buy_gain, saved_game_gain
+from simulate.game_buy import (
+    Z_999,
+    GameBuyGain,
+    first_decision_gains,
+    game_buy_gain,
+    saved_game_gain,
+    with_first_decisions,
+)
 from simulate.optimal_sampled import optimal_rtp
 from simulate.simulation import run
 from simulate.variant import load_variant
@@ -38,7 +49,8 @@ def test_the_shipped_gain_agrees_with_a_fresh_measurement(measured):
     spread = math.hypot(shipped.standard_error, measured.standard_error)
     assert abs(shipped.gain - measured.gain) <= Z_999 * spread
     optimal = optimal_rtp(load_variant("six-card"))
-    assert optimal["with_game"]["rtp"] == optimal["rtp"] + shipped.gain
+    first = 0.0 if shipped.decisions is None else shipped.decisions.mean()
+    assert optimal["with_game"]["rtp"] == pytest.approx(optimal["rtp"] + shipped.gain + first)
     low, high = optimal["with_game"]["rtp_interval_999"]
     assert low < optimal["with_game"]["rtp"] < high
 
@@ -48,3 +60,45 @@ def test_a_game_that_cannot_be_bought_is_refused():
         game_buy_gain("oasis", ROUNDS)
     with pytest.raises(ValueError, match="two blocks"):
         game_buy_gain("six-card", 100)
+
+
+def test_first_decisions_turn_the_bound_into_an_estimate():
+    """Their mean adds to the simulated gain, their standard error to its, and the
+    figure is no longer a lower bound."""
+    plain = GameBuyGain(2**20, 1, 0.015, 0.0002)
+    assert plain.record(0.95)["lower_bound"]
+    decisions = np.array([0.0, 0.1, 0.0, 0.02, 0.0])
+    record = dataclasses.replace(plain, decisions=decisions, decision_seed=4).record(0.95)
+    assert not record["lower_bound"]
+    assert record["rtp"] == pytest.approx(0.95 + 0.015 + 0.024)
+    se = decisions.std(ddof=1) / math.sqrt(5)
+    low, high = record["rtp_interval_999"]
+    assert high - record["rtp"] == pytest.approx(Z_999 * math.hypot(0.0002, se))
+    assert record["rtp"] - low == pytest.approx(high - record["rtp"])
+    assert record["first_decisions"]["situations_changed"] == 2
+
+
+def test_first_decisions_resume_from_the_saved_blocks(tmp_path, monkeypatch):
+    """Each situation comes from the seed and its index alone; a second run keeps the
+    saved ones and weighs only the rest."""
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path / "cache"))
+    variant = load_variant("six-card")
+    base = dataclasses.replace(saved_game_gain(variant), decisions=None, decision_seed=None)
+    table = tmp_path / "table.npz"
+    first = with_first_decisions(variant, base, 2, seed=5, block=1, path=table)
+    assert np.array_equal(np.load(table)["game_decisions"], first.decisions)
+    assert first.decisions[1] == first_decision_gains(variant, 1, seed=5, start=1)[0]
+    calls = []
+
+    def counted(variant, samples, *, seed, start):
+        calls.append((samples, start))
+        return np.zeros(samples)
+
+    monkeypatch.setattr(game_buy, "first_decision_gains", counted)
+    more = with_first_decisions(variant, first, 3, seed=5, path=table)
+    assert calls == [(1, 2)] and np.array_equal(more.decisions[:2], first.decisions)
+
+
+def test_game_buy_command_refuses_a_game_without_one():
+    result = CliRunner().invoke(main, ["game-buy", "oasis"])
+    assert result.exit_code == 2 and "Error:" in result.output
