@@ -214,24 +214,30 @@ def game_extra_jit(v, dealers, value, multiple, new_cards):
     return total
 
 
+@njit(cache=True)
+def _add_extras(v, dealers, first, step, values, results, new_cards, new_counts, masks, out):
+    """Add to ``out`` the extra(H) of final hands (in decreasing order of value;
+    ``results``: their bought results; their new cards ``new_cards[h, :new_counts[h]]``)
+    against the dealer's hands first, first + step, ...: each dealer hand walks the
+    hands that reach its threshold while its row stays in cache."""
+    for d in range(first, dealers[0].shape[0], step):
+        lowest = dealers[1][d, -1]
+        for h in range(values.shape[0]):
+            if values[h] < lowest:
+                break
+            cards = new_cards[h, : new_counts[h]]
+            out[h] += _pair_gain(v, dealers, d, values[h], results[h], cards, masks[h])
+
+
 @njit(cache=True, parallel=True)
-def game_extras_jit(v, dealers, values, results, new_cards, new_masks):
-    """extra(H) of many final hands (in decreasing order of value; ``results``: their
-    bought results): the dealer's hands shared out among threads, each walking the
-    hands that reach its threshold."""
-    n = values.shape[0]
-    n_dealers = dealers[0].shape[0]
+def game_extras_jit(v, dealers, values, results, new_cards, new_counts, masks):
+    """``_add_extras`` over every dealer hand, shared out among threads."""
     slots = 4
-    sums = np.zeros((slots, n))
+    sums = np.zeros((slots, values.shape[0]))
     for slot in prange(slots):
-        for d in range(slot, n_dealers, slots):
-            lowest = dealers[1][d, -1]
-            for h in range(n):
-                if values[h] < lowest:
-                    break
-                sums[slot, h] += _pair_gain(
-                    v, dealers, d, values[h], results[h], new_cards[h], new_masks[h]
-                )
+        _add_extras(
+            v, dealers, slot, slots, values, results, new_cards, new_counts, masks, sums[slot]
+        )
     return sums.sum(axis=0)
 
 
@@ -335,7 +341,8 @@ def exchange_gain_jit(v, tables, lists, dealers, hand, keep_mask, upcard, unseen
         value = values[strong[h]]
         results[h] = bought_results_jit(v, value, bet_multiple_jit(v, final, value))
         evs[h], totals[h] = bet_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, scratch)
-    extras = game_extras_jit(v, dealers, values[strong], results, new_cards, new_masks)
+    counts = np.full(n, k, dtype=np.int64)
+    extras = game_extras_jit(v, dealers, values[strong], results, new_cards, counts, new_masks)
     gain = 0.0
     for h in range(n):
         gain += _fold_or_bet(evs[h] + extras[h] / totals[h], forced) - _fold_or_bet(evs[h], forced)
@@ -343,41 +350,61 @@ def exchange_gain_jit(v, tables, lists, dealers, hand, keep_mask, upcard, unseen
 
 
 @njit(cache=True)
-def _after_draw(v, tables, lists, dealers, final, upcard, unseen, picks, k, scratch, out):
-    """Fold or bet after a draw of unseen[picks[:k]], the EV added to ``out``: [0] the
-    better, the game never bought; [1] the better, the game counted; [2] the game
-    bought but not weighed in the choice (the engine's play)."""
-    ev, total = bet_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, scratch)
-    with_game = ev + drawn_extra_jit(v, dealers, final, unseen, picks, k) / total
-    out[0] += max(-1.0, ev)
-    out[1] += max(-1.0, with_game)
-    out[2] += with_game if ev > -1.0 else -1.0
-
-
-@njit(cache=True)
 def six_card_choices_jit(v, tables, lists, dealers, six, upcard, unseen, picks, k, out):
     """The choices on six cards, ``picks[:k]`` (k: 0 or 1) the unseen cards among them:
     ``out[0]`` fold or bet, ``out[1 + i]`` replace card i (every replacement, then fold
-    or bet; the fee aside); columns as ``_after_draw`` gives them."""
+    or bet; the fee aside). Columns: [0] the better of fold and bet, the game never
+    bought; [1] the better, the game counted; [2] the game bought but not weighed in
+    the choice (the engine's play). Every final hand is weighed first, then the game
+    against the strong ones, dealer hand by dealer hand."""
     m = unseen.shape[0]
+    n = 1 + (out.shape[0] - 1) * (m - k)
+    evs, totals, choice_of = np.empty(n), np.empty(n), np.empty(n, dtype=np.int64)
+    values, results = np.empty(n, dtype=np.int64), np.empty((n, 5))
+    new_cards, counts = np.empty((n, 2), dtype=np.int64), np.empty(n, dtype=np.int64)
+    masks = np.zeros(n, dtype=np.int64)
     scratch = np.empty((4, 5), dtype=np.int64)
+    trial, drawn = six.copy(), np.empty(2, dtype=np.int64)
+    drawn[:k] = picks[:k]
+    h = 0
+    for choice in range(out.shape[0]):
+        for r in range(m if choice else 1):
+            if choice:
+                if k == 1 and r == picks[0]:
+                    continue
+                trial[choice - 1] = unseen[r]
+                drawn[0], drawn[k] = (r, r) if k == 0 else (min(r, picks[0]), max(r, picks[0]))
+            size = k + (choice > 0)
+            evs[h], totals[h] = bet_ev_jit(
+                v, tables, lists, trial, upcard, unseen, drawn, size, scratch
+            )
+            values[h] = hand_value_jit(trial)
+            results[h] = bought_results_jit(v, values[h], bet_multiple_jit(v, trial, values[h]))
+            counts[h], choice_of[h] = size, choice
+            for j in range(size):
+                new_cards[h, j] = unseen[drawn[j]]
+                masks[h] |= np.int64(1) << new_cards[h, j]
+            h += 1
+        if choice:
+            trial[choice - 1] = six[choice - 1]
+    extras = np.zeros(n)
+    if dealers[0].shape[0]:
+        strong = np.flatnonzero(values >= dealers[1][0, -1])
+        strong = strong[np.argsort(-values[strong], kind="mergesort")]
+        found = np.zeros(strong.shape[0])
+        _add_extras(
+            v, dealers, 0, 1, values[strong], results[strong], new_cards[strong],
+            counts[strong], masks[strong], found,
+        )  # fmt: skip
+        extras[strong] = found
     out[:] = 0.0
-    _after_draw(v, tables, lists, dealers, six, upcard, unseen, picks, k, scratch, out[0])
-    trial = six.copy()
-    both = np.empty(2, dtype=np.int64)
-    for position in range(out.shape[0] - 1):
-        for r in range(m):
-            if k == 1 and r == picks[0]:
-                continue
-            trial[position] = unseen[r]
-            both[0] = r if k == 0 else min(r, picks[0])
-            both[1] = max(r, picks[0])
-            _after_draw(
-                v, tables, lists, dealers, trial, upcard, unseen, both, k + 1, scratch,
-                out[1 + position],
-            )  # fmt: skip
-        trial[position] = six[position]
-        out[1 + position] /= m - k
+    for h in range(n):
+        ev, with_game = evs[h], evs[h] + extras[h] / totals[h]
+        row = out[choice_of[h]]
+        row[0] += max(-1.0, ev)
+        row[1] += max(-1.0, with_game)
+        row[2] += with_game if ev > -1.0 else -1.0
+    out[1:] /= m - k
 
 
 @njit(cache=True, parallel=True)
