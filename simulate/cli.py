@@ -570,6 +570,13 @@ def _check_writable(path: str) -> None:
         raise InputError(f"--out {path}: cannot write in {folder}")
 
 
+def seed_option(text: str) -> Callable:
+    """The --seed option of a command that samples."""
+    return click.option(
+        "--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0), help=text
+    )
+
+
 @main.command("advise")
 @click.argument("variant")
 @click.argument("hand")
@@ -658,13 +665,7 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     help="Optimal play where more than two cards may be exchanged: situations weighed "
     "to measure what the longer exchanges add (default 2000; 2 to 3 s each here).",
 )
-@click.option(
-    "--seed",
-    default=DEFAULT_SEED,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Seed of the samples.",
-)
+@seed_option("Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 def exact_command(
@@ -759,13 +760,7 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     help="Situations on which the first decisions are weighed again for the game (those "
     "already measured with the seed are kept; about 2 s each here).",
 )
-@click.option(
-    "--seed",
-    default=DEFAULT_SEED,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Seed of the sampled situations.",
-)
+@seed_option("Seed of the sampled situations.")
 @click.option(
     "--table",
     type=click.Path(dir_okay=False),
