@@ -428,18 +428,16 @@ def buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, replace_fee):
 
 
 @njit(cache=True)
-def option_gains_jit(v, tables, lists, dealers, hand, upcard, unseen, options, fees, forced, out):
-    """What the game adds to the EV of each first option (rows of kind, cards kept)."""
-    for i in range(options.shape[0]):
-        kind, keep = options[i, 0], options[i, 1]
-        out[i] = 0.0
-        if kind == Action.PLAY:
-            out[i] = bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)[1]
-        elif kind == Action.BUY:
-            evs = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, fees[Fee.REPLACE])
-            out[i] = evs[1] - evs[0]
-        elif kind == Action.EXCHANGE:
-            thrown = thrown_count_jit(keep)
-            out[i] = exchange_gain_jit(
-                v, tables, lists, dealers, hand, keep, upcard, unseen, forced[thrown]
-            )
+def option_gain_jit(v, tables, lists, dealers, hand, upcard, unseen, kind, keep, fees, forced):
+    """What the game adds to the EV of one first option (kind, cards kept)."""
+    if kind == Action.PLAY:
+        return bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)[1]
+    if kind == Action.BUY:
+        evs = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, fees[Fee.REPLACE])
+        return evs[1] - evs[0]
+    if kind == Action.EXCHANGE:
+        thrown = thrown_count_jit(keep)
+        return exchange_gain_jit(
+            v, tables, lists, dealers, hand, keep, upcard, unseen, forced[thrown]
+        )
+    return 0.0

@@ -606,7 +606,15 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     gives what that adds to the EV (ask with --dealer for the decision itself).
     """
     game = load_variant(variant)
-    frame = advise(game, hand, upcard, dealer, seen, count_game)
+    with tqdm(
+        total=1, disable=not sys.stderr.isatty(), desc="final hands", unit_scale=True
+    ) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        frame = advise(game, hand, upcard, dealer, seen, count_game, progress)
     if as_json:
         print_json(
             {

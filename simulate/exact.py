@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -29,7 +30,7 @@ from ._game_value import (
     bet_gain_jit,
     no_dealers,
     nonqualifying_dealers_jit,
-    option_gains_jit,
+    option_gain_jit,
     six_card_choices_jit,
 )
 from ._settlement import bet_multiple_jit, dealer_discard_jit
@@ -66,6 +67,7 @@ def advise(
     dealer: str | None = None,
     seen: str | None = None,
     game: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
     """The exact EV, in antes per initial ante, of every option of a situation.
 
@@ -75,7 +77,8 @@ def advise(
     qualifying) the options are buying him a game or not, for the player's final
     ``hand``. Where the variant lets the player buy the dealer a game, each option's
     EV counts it, bought exactly when worth it on his whole hand (column ``game``: what
-    it adds), unless ``game`` is False.
+    it adds), unless ``game`` is False; ``progress`` is then called with the final
+    hands weighed so far and their number.
     """
     variant = load_variant(variant)
     cards = parse_cards(hand).astype(np.int64)
@@ -105,7 +108,13 @@ def advise(
     fees, forced = variant.draw_arrays()
     option_evs_jit(v, tables, lists, cards, u, unseen, options, fees, forced, evs)
     if dealers is not None:
-        option_gains_jit(v, tables, lists, dealers, cards, u, unseen, options, fees, forced, gains)
+        weights = _final_hands(variant, options, len(unseen))
+        for i, (kind, keep) in enumerate(options.tolist()):
+            gains[i] = option_gain_jit(
+                v, tables, lists, dealers, cards, u, unseen, kind, keep, fees, forced
+            )
+            if progress:
+                progress(int(weights[: i + 1].sum()), int(weights.sum()))
     rows = [
         {
             "option": label,
@@ -118,6 +127,19 @@ def advise(
         )
     ]
     return _mark_best(rows, dealers is not None)
+
+
+def _final_hands(variant: Variant, options: np.ndarray, unseen: int) -> np.ndarray:
+    """How many final hands each first option leads to: what weighing the game costs."""
+    after_buy = 1 + (6 * (unseen - 1) if variant.replace_fee is not None else 0)
+    return np.array(
+        [
+            {Action.FOLD: 0, Action.PLAY: 1, Action.BUY: unseen * after_buy}.get(
+                kind, math.comb(unseen, 5 - bin(keep).count("1"))
+            )
+            for kind, keep in options.tolist()
+        ]
+    )
 
 
 def _nonqualifying_dealers(variant: Variant, upcard: int, unseen: np.ndarray) -> tuple | None:
