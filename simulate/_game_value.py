@@ -20,13 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
-from ._exact import (
-    count_below_jit,
-    draw_counts_jit,
-    ev_from_counts_jit,
-    thrown_count_jit,
-    thrown_positions_jit,
-)
+from ._exact import _drawn_ev as drawn_ev_jit
+from ._exact import count_below_jit, thrown_count_jit, thrown_positions_jit
 from ._settlement import bet_multiple_jit, dealer_discard_jit, settle_jit
 from ._situation import comb_jit
 from .codes import Action, Fee
@@ -202,26 +197,31 @@ def _pair_gain(v, dealers, d, value, r, new_cards, new_mask):
 def game_extra_jit(v, dealers, value, multiple, new_cards):
     """extra(H), summed (not averaged) over the dealer's hands: ``new_cards`` are the
     final hand's cards drawn from the situation's unseen ones, dead for the dealer."""
-    new_mask = np.int64(0)
+    k = new_cards.shape[0]
+    cards = np.empty((1, k), dtype=np.int64)
+    cards[0] = new_cards
+    mask = np.zeros(1, dtype=np.int64)
     for card in new_cards:
-        new_mask |= np.int64(1) << card
-    r = bought_results_jit(v, value, multiple)
-    total = 0.0
-    for d in range(dealers[0].shape[0]):
-        if dealers[1][d, -1] > value:
-            break
-        total += _pair_gain(v, dealers, d, value, r, new_cards, new_mask)
-    return total
+        mask[0] |= np.int64(1) << card
+    results = np.empty((1, 5))
+    results[0] = bought_results_jit(v, value, multiple)
+    out = np.zeros(1)
+    values = np.full(1, value, dtype=np.int64)
+    _add_extras(v, dealers, 0, 1, values, results, cards, np.full(1, k), mask, out)
+    return out[0]
 
 
 @njit(cache=True)
 def _add_extras(v, dealers, first, step, values, results, new_cards, new_counts, masks, out):
     """Add to ``out`` the extra(H) of final hands (in decreasing order of value;
     ``results``: their bought results; their new cards ``new_cards[h, :new_counts[h]]``)
-    against the dealer's hands first, first + step, ...: each dealer hand walks the
-    hands that reach its threshold while its row stays in cache."""
+    against the dealer's hands first, first + step, ... (in order of threshold): each
+    dealer hand walks the hands that reach its threshold while its row stays in cache,
+    until one no hand reaches."""
     for d in range(first, dealers[0].shape[0], step):
         lowest = dealers[1][d, -1]
+        if values.shape[0] == 0 or values[0] < lowest:
+            break
         for h in range(values.shape[0]):
             if values[h] < lowest:
                 break
@@ -256,13 +256,8 @@ def drawn_extra_jit(v, dealers, final, unseen, picks, k):
 def bet_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, scratch):
     """(EV of betting ``final`` after a draw of unseen[picks[:k]], the game never
     bought; how many dealer hands avoid it). ``scratch``: 4 x 5 integers."""
-    value = hand_value_jit(final)
-    thresholds, counts = scratch[2, :3], scratch[3, :4]
-    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
-    draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, counts, scratch)
-    multiple = bet_multiple_jit(v, final, value)
-    ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])
-    return ev[0], counts[3]
+    ev = drawn_ev_jit(v, tables, lists, final, upcard, unseen, picks, k, True, scratch)
+    return ev, comb_jit(unseen.shape[0] - k, 4)
 
 
 @njit(cache=True)

@@ -100,7 +100,7 @@ def advise(
     unseen = np.array([c for c in range(52) if c != u and c not in dead.tolist()])
     pairs = needs_pair_tables(variant) and len(cards) == 5
     tables = kernels.situation_tables_jit(lists, u, dead, unseen, pairs)
-    dealers = _nonqualifying_dealers(variant, u, unseen) if game else None
+    dealers = nonqualifying_dealers(variant, u, unseen) if game else None
     if len(cards) == 6:
         return _advise_six(variant, cards, u, unseen, tables, dealers)
     options, labels = first_options(variant)
@@ -142,7 +142,7 @@ def _final_hands(variant: Variant, options: np.ndarray, unseen: int) -> np.ndarr
     )
 
 
-def _nonqualifying_dealers(variant: Variant, upcard: int, unseen: np.ndarray) -> tuple | None:
+def nonqualifying_dealers(variant: Variant, upcard: int, unseen: np.ndarray) -> tuple | None:
     """The dealer's non-qualifying hands of a situation, tabulated for counting the game
     he may be bought (None where the variant has none)."""
     if variant.buy_game is None:

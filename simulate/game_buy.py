@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from ._exact import situation_tables_jit
-from ._game_value import bet_gain_jit, buy_evs_jit, nonqualifying_dealers_jit
+from ._game_value import bet_gain_jit, buy_evs_jit
 from .codes import GameMode
 from .compare import paired_difference
-from .exact import value_lists
+from .exact import nonqualifying_dealers, value_lists
 from .optimal import optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays, table_name
 from .simulation import DEFAULT_SEED, Z_999, run
@@ -225,7 +225,7 @@ def first_decision_gains(
         hand, upcard = np.sort(deck[:5]).astype(np.int64), int(deck[5])
         unseen = np.setdiff1d(np.arange(52), deck[:6]).astype(np.int64)
         tables = situation_tables_jit(lists, upcard, hand, unseen, False)
-        dealers = nonqualifying_dealers_jit(v, upcard, unseen, 2)
+        dealers = nonqualifying_dealers(variant, upcard, unseen)
         play, play_gain = bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)
         buy = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, variant.replace_fee)
         buy -= variant.buy_fee
