@@ -18,6 +18,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from .cluster import takes_client
 from .exact import ExactResult, exact_game
 from .game_buy import game_buy_gain, save_game_gain
 from .optimal_game import (
@@ -52,6 +53,7 @@ def analysis_method(variant: Variant, strategy: str) -> str:
     return "no-draws"
 
 
+@takes_client
 def exact_analysis(
     variant: Variant | str,
     strategy: str | None = None,

@@ -21,6 +21,7 @@ from ._io import finite, write_atomic, write_json
 from .analysis import analysis_files, exact_analysis
 from .cards import CardError, format_cards, parse_cards
 from .catalog import load_strategy, strategy_names
+from .cluster import cluster_client
 from .compare import compare, information_value
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise
@@ -66,6 +67,28 @@ def reports_bad_input(command: Callable) -> Callable:
             sys.exit(130)
 
     return wrapper
+
+
+def cluster_option(command: Callable) -> Callable:
+    """The --cluster option: the command's simulations and exact analyses run on a Dask
+    cluster (``simulate.cluster``), with the same figures."""
+
+    @wraps(command)
+    def wrapper(*args, cluster: str | None = None, **kwargs):
+        with cluster_client(cluster) as client:
+            if client is not None:
+                workers = len(client.scheduler_info(n_workers=-1)["workers"])
+                click.echo(
+                    f"cluster: {workers} workers, dashboard {client.dashboard_link}", err=True
+                )
+            return command(*args, **kwargs)
+
+    return click.option(
+        "--cluster",
+        metavar="SPEC",
+        help="Run on Dask: local (a process per core), local:N, a scheduler address "
+        "(tcp://host:8786) or a scheduler file; the same figures as without it.",
+    )(wrapper)
 
 
 def print_table(rows: Sequence[dict], columns: Sequence[str], right: Sequence[str] = ()) -> None:
@@ -366,6 +389,7 @@ def strategies_command(variant: str, as_json: bool) -> None:
 )
 @click.pass_context
 @reports_bad_input
+@cluster_option
 def simulate_command(
     ctx, variant, strategy, rounds, seed, threads, account, ante, bonus_bet, boxes,
     share_cards, information, target_se, out, as_json, progress,
@@ -546,6 +570,7 @@ def session_command(
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the comparison as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
+@cluster_option
 def compare_command(variant, strategies, rounds, seed, threads, out, as_json) -> None:
     """Play every strategy on the same ROUNDS deals of VARIANT: each one's RTP and its
     difference from the first one's, with a standard error from paired blocks."""
@@ -676,6 +701,7 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
 @seed_option("Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
+@cluster_option
 def exact_command(
     variant, strategy, out_dir, restart, table, classes, samples, seed, as_json
 ) -> None:
@@ -859,6 +885,7 @@ def game_buy_command(variant, samples, seed, table, as_json) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
+@cluster_option
 def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     """Search a family of rule-based strategies for VARIANT's best; write it and compare
     it with the exact optimal fold-or-bet play."""
@@ -917,6 +944,7 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
 @click.pass_context
 @reports_bad_input
+@cluster_option
 def report_command(ctx, variant, strategy, rounds, seed, out_dir, boxes, target_se, as_json):
     """Write the RTP report of VARIANT under a strategy: PDF and HTML (with --boxes, a
     section on several boxes against one dealer)."""

@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import _engine as engine
 from .catalog import load_strategy
+from .cluster import takes_client
 from .provenance import software
 from .simulation import DEFAULT_SEED, Z95, SimulationResult, run
 from .stakes import StakePlan
@@ -85,6 +86,7 @@ def paired_difference(
     return difference, se
 
 
+@takes_client
 def compare(
     variant: Variant | str,
     strategies: list[Strategy | str | Callable],
@@ -105,6 +107,7 @@ def compare(
     return Comparison(results)
 
 
+@takes_client
 def information_value(
     variant: Variant | str,
     strategy: Strategy | str | Callable = "optimal",

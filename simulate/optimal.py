@@ -85,6 +85,11 @@ class OptimalPlay:
         self.memoized = self.draws and self.table is None
         self._plays = None  # the fold-or-bet table, without draws
 
+    def __reduce__(self):
+        """Sent to another process as how to build it there (from that process's tables
+        and memo), not as its tables."""
+        return OptimalPlay, (self.variant, self.draws, None, self.table is not None)
+
     def decisions(
         self,
         key: np.uint64,

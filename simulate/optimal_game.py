@@ -30,6 +30,7 @@ from ._exact import canonical_hands_jit
 from ._exact_play import after_buy_rows_jit
 from ._io import read_keyed_npz, write_npz
 from ._tables import cache_dir, source_hash
+from .cluster import current_client, unit_results
 from .codes import (
     CATEGORIES,
     DRAW_SLOTS,
@@ -196,28 +197,40 @@ def exact_optimal_game(
     seconds = 0.0  # of computing the ranges, over every run that made them
     reps, weights = canonical_hands_jit()
     reps, weights = reps[:classes], weights[:classes]
-    inputs = _Inputs(variant)
     key = _range_key(variant)
+    starts = range(0, len(reps), RANGE_CLASSES)
+    ranges = {start: (start, min(start + RANGE_CLASSES, len(reps))) for start in starts}
+    finished = {
+        start: _load_range(_range_path(checkpoints, start), key, stop - start)
+        for start, (_, stop) in ranges.items()
+    }
+    missing = [ranges[start] for start, done in finished.items() if done is None]
+    done_classes = len(reps) - sum(stop - start for start, stop in missing)
+    if progress and done_classes:  # resumed
+        progress(done_classes, len(reps))
+    client = current_client()
+    if client is None:
+        computed = ((i, _timed_range(variant, unit)) for i, unit in enumerate(missing))
+    else:
+        computed = unit_results(client, _timed_range, missing, variant, in_order=False)
+    for i, done in computed:
+        start, stop = missing[i]
+        write_npz(_range_path(checkpoints, start), key=np.array(key), **done)
+        finished[start] = done
+        done_classes += stop - start
+        if progress:
+            progress(done_classes, len(reps))
     choices = np.empty((len(reps), 52), dtype=np.uint8)
     totals = np.zeros(kernels.ROW, dtype=np.int64)
     ev_total = 0.0
-    for start in range(0, len(reps), RANGE_CLASSES):
-        stop = min(start + RANGE_CLASSES, len(reps))
-        path = _range_path(checkpoints, start)
-        done = _load_range(path, key, stop - start)
-        if done is None:
-            began = time.perf_counter()
-            done = _compute_range(inputs, reps[start:stop], weights[start:stop])
-            done["seconds"] = np.array(time.perf_counter() - began)
-            write_npz(path, key=np.array(key), **done)
+    for start, (_, stop) in ranges.items():  # in the ranges' order, wherever computed
+        done = finished[start]
         choices[start:stop] = done["choices"]
         totals += done["cells"]
         ev_total += float(done["ev"])
         seconds += float(done["seconds"])
-        if progress:
-            progress(stop, len(reps))
     situations = int(weights.sum()) * 47
-    result = _result(variant, totals, situations, inputs.unit, seconds)
+    result = _result(variant, totals, situations, unit_factors(variant)[1], seconds)
     mean_ev = ev_total / situations
     if abs(mean_ev - (result.summary["rtp"] - 1)) > 1e-9:  # two paths to the same figure
         raise AssertionError(f"situation EVs average {mean_ev}, the counts give another RTP")
@@ -228,6 +241,25 @@ def optimal_result_of_totals(variant, totals: np.ndarray, seconds: float) -> Exa
     """The whole game's figures from its counts (as ``OptimalGame.totals`` holds them)."""
     unit = unit_factors(variant)[1]
     return _result(variant, totals, int(totals[: kernels.CELLS].sum()) // unit, unit, seconds)
+
+
+_INPUTS: dict[str, _Inputs] = {}
+"""This process's inputs, by the rules' hash: built once however many ranges it weighs."""
+
+
+def _timed_range(variant, unit: tuple[int, int]) -> dict:
+    """Weigh the classes ``start .. stop`` of ``unit``, and the seconds it took (the same
+    on any process: a cluster's workers build their inputs once)."""
+    inputs = _INPUTS.get(variant.rules_hash)
+    if inputs is None:
+        _INPUTS.clear()  # one variant's at a time
+        inputs = _INPUTS[variant.rules_hash] = _Inputs(variant)
+    began = time.perf_counter()
+    reps, weights = canonical_hands_jit()
+    start, stop = unit
+    done = _compute_range(inputs, reps[start:stop], weights[start:stop])
+    done["seconds"] = np.array(time.perf_counter() - began)
+    return done
 
 
 def _compute_range(inputs: _Inputs, reps: np.ndarray, weights: np.ndarray):

@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from .cluster import takes_client
 from .exact import exact_game
 from .simulation import DEFAULT_SEED, run
 from .strategy import Strategy
@@ -84,6 +85,7 @@ def _draws_offered(variant: Variant) -> list[str]:
     return DRAWS if (1 in variant.exchange_fees or variant.buy_fee is not None) else []
 
 
+@takes_client
 def optimize(
     variant: Variant | str,
     rounds: int = 1_000_000,
@@ -124,6 +126,7 @@ def optimize(
     return best, best.strategy(variant), scores[best]
 
 
+@takes_client
 def check_winner(variant: Variant | str, strategy: Strategy, rounds: int, seed: int) -> dict:
     """The optimizer's winner played on other deals (``seed``) beside ``basic`` and the
     best fold-or-bet play on the same deals, and the exact RTP of the latter."""

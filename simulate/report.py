@@ -31,6 +31,7 @@ from fpdf import FPDF
 from ._datafile import file_record
 from ._engine import BLOCK
 from .catalog import load_strategy
+from .cluster import takes_client
 from .compare import compare
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
@@ -191,6 +192,7 @@ MIN_ROUNDS = 2 * BLOCK
 """The fewest rounds a report is written from: two blocks give a standard error."""
 
 
+@takes_client
 def build_report(
     variant: Variant | str,
     strategy: Strategy | str | Callable,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -23,6 +24,7 @@ import pandas as pd
 from . import _engine as engine
 from ._io import write_json
 from .catalog import load_strategy
+from .cluster import current_client, unit_results
 from .codes import CATEGORIES, DECISIONS, Category, Decision, Outcome
 from .provenance import software
 from .stakes import Stake, StakePlan, stake_plan
@@ -73,6 +75,7 @@ def run(
     share_seen: bool = True,
     chunk_blocks: int = 32,
     progress: Callable[[int], None] | None = None,
+    client=None,
 ) -> SimulationResult:
     """Play ``rounds`` rounds and add up the results.
 
@@ -85,7 +88,8 @@ def run(
     plays). ``seed=None`` draws a fresh seed from the operating system's entropy and
     records it in the result, so the run can be replayed. ``progress`` is called with
     the rounds done after each chunk. Ctrl-C stops after the chunk under way; the
-    result holds the rounds done.
+    result holds the rounds done. ``client``: a ``distributed.Client`` whose workers play
+    the chunks, with the same figures (default: ``simulate.cluster.current_client()``).
     """
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)
@@ -103,52 +107,27 @@ def run(
         raise ValueError(f"chunk_blocks must be at least 1, got {chunk_blocks}")
     plan = stake_plan(variant, boxes, stake)
     n_boxes, open_boxes = plan.boxes, plan.open_boxes(variant)
-    arrays, stakes, antes = variant.arrays(), plan.arrays(variant), np.array(plan.antes, float)
-    fees, forced = variant.draw_arrays()
-    key = _key(seed)
+    job = _Job(
+        variant.arrays(), strategy, *variant.draw_arrays(), n_boxes, open_boxes, share_seen,
+        _key(seed), rounds, plan.arrays(variant), np.array(plan.antes, float), threads,
+    )  # fmt: skip
     blocks = -(-rounds // engine.BLOCK)
-    floats = np.zeros((n_boxes, engine.FLOATS))
-    ints = np.zeros((n_boxes, engine.INTS), dtype=np.int64)
-    cross = np.zeros((n_boxes, n_boxes))
-    whole = np.zeros(len(engine.Whole))
-    block_nets, largest = [], np.full(n_boxes + 1, -np.inf)
+    client = client or current_client()
+    size = 1 if strategy.memoized and client is None else chunk_blocks
+    units = [(first, min(size, blocks - first)) for first in range(0, blocks, size)]
+    totals = _Totals(n_boxes)
     done_blocks, interrupted = 0, False
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        while done_blocks < blocks:
-            count = min(chunk_blocks, blocks - done_blocks)
-            if strategy.memoized:
-                count = 1  # the memo of the exact decisions grows a block at a time
-            start = done_blocks * engine.BLOCK
-            stop = min(start + count * engine.BLOCK, rounds)
-            computing = _situations_progress(progress, start, stop)
-            exact = strategy.decisions(key, start, stop, computing, n_boxes, open_boxes)
-            chunk = _Chunk(count, n_boxes)
-            engine.play_blocks_jit(
-                arrays,
-                strategy.decider,
-                int(strategy.game_mode),  # plain ints: one compiled engine for every strategy
-                exact,
-                fees,
-                forced,
-                open_boxes,
-                int(share_seen),
-                key,
-                rounds,
-                done_blocks,
-                stakes,
-                antes,
-                *chunk.arrays,
-            )
-            for total, rows in [(floats, chunk.floats), (cross, chunk.cross)]:
-                engine.add_rows_in_order_jit(total.reshape(-1), rows.reshape(count, -1))
-            engine.add_rows_in_order_jit(whole, chunk.whole)
-            ints += chunk.ints.sum(axis=0)
-            largest = np.maximum(largest, chunk.largest.max(axis=0))
-            block_nets.append(chunk.block_nets(antes.sum()))
-            done_blocks += count
+        if client is None:
+            chunks = ((i, _play_unit(job, unit, progress)) for i, unit in enumerate(units))
+        else:
+            chunks = unit_results(client, _play_unit, units, job)
+        for i, chunk in chunks:
+            totals.add(chunk, job.antes)
+            done_blocks += units[i][1]
             if progress:
                 progress(min(done_blocks * engine.BLOCK, rounds))
     except KeyboardInterrupt:
@@ -162,12 +141,12 @@ def run(
         seed=seed,
         rounds_asked=rounds,
         rounds=played,
-        floats=floats,
-        ints=ints,
-        cross=cross,
-        whole=whole,
-        largest=largest,
-        block_nets=np.concatenate(block_nets) if block_nets else np.zeros((0, n_boxes + 1)),
+        floats=totals.floats,
+        ints=totals.ints,
+        cross=totals.cross,
+        whole=totals.whole,
+        largest=totals.largest,
+        block_nets=totals.block_nets(),
         plan=plan,
         open_boxes=open_boxes,
         share_seen=share_seen,
@@ -218,6 +197,81 @@ def run_to_precision(
                 f"the {max_rounds:,} allowed"
             )
         rounds = wanted
+
+
+class _Job(NamedTuple):
+    """What every unit of a run reads: the kernel's inputs but the blocks."""
+
+    arrays: tuple
+    strategy: Strategy
+    fees: np.ndarray
+    forced: np.ndarray
+    boxes: int
+    open_boxes: int
+    share_seen: bool
+    key: np.uint64
+    rounds: int
+    stakes: np.ndarray
+    antes: np.ndarray
+    threads: int | None
+
+
+def _play_unit(
+    job: _Job, unit: tuple[int, int], progress: Callable[[int], None] | None = None
+) -> _Chunk:
+    """Play ``unit`` (first block, blocks) of a run: the same figures on any process."""
+    first_block, count = unit
+    if job.threads is not None:
+        numba.set_num_threads(min(job.threads, numba.config.NUMBA_NUM_THREADS))
+    start = first_block * engine.BLOCK
+    stop = min(start + count * engine.BLOCK, job.rounds)
+    computing = _situations_progress(progress, start, stop)
+    strategy = job.strategy
+    exact = strategy.decisions(job.key, start, stop, computing, job.boxes, job.open_boxes)
+    chunk = _Chunk(count, job.boxes)
+    engine.play_blocks_jit(
+        job.arrays,
+        strategy.decider,
+        int(strategy.game_mode),  # plain ints: one compiled engine for every strategy
+        exact,
+        job.fees,
+        job.forced,
+        job.open_boxes,
+        int(job.share_seen),
+        job.key,
+        job.rounds,
+        first_block,
+        job.stakes,
+        job.antes,
+        *chunk.arrays,
+    )
+    return chunk
+
+
+class _Totals:
+    """The sums of a run's chunks, added block by block in the blocks' order."""
+
+    def __init__(self, boxes: int):
+        self.floats = np.zeros((boxes, engine.FLOATS))
+        self.ints = np.zeros((boxes, engine.INTS), dtype=np.int64)
+        self.cross = np.zeros((boxes, boxes))
+        self.whole = np.zeros(len(engine.Whole))
+        self.largest = np.full(boxes + 1, -np.inf)
+        self._block_nets = []
+
+    def add(self, chunk: _Chunk, antes: np.ndarray) -> None:
+        count = len(chunk.whole)
+        for total, rows in [(self.floats, chunk.floats), (self.cross, chunk.cross)]:
+            engine.add_rows_in_order_jit(total.reshape(-1), rows.reshape(count, -1))
+        engine.add_rows_in_order_jit(self.whole, chunk.whole)
+        self.ints += chunk.ints.sum(axis=0)
+        self.largest = np.maximum(self.largest, chunk.largest.max(axis=0))
+        self._block_nets.append(chunk.block_nets(antes.sum()))
+
+    def block_nets(self) -> np.ndarray:
+        if not self._block_nets:
+            return np.zeros((0, len(self.largest)))
+        return np.concatenate(self._block_nets)
 
 
 class _Chunk:

@@ -1,0 +1,153 @@
+"""Runs shared out on a Dask LocalCluster of two worker processes give the figures of a
+run on one machine, bit for bit, even when the workers are killed mid-run."""
+
+import json
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from simulate import optimal_game
+from simulate.cluster import ClusterError, cluster_client, start_client, unit_results, using
+from simulate.compare import compare
+from simulate.optimal_game import exact_optimal_game
+from simulate.simulation import run
+from simulate.variant import load_variant
+
+pytest.importorskip("distributed")
+
+SUMS = ["floats", "ints", "cross", "whole", "largest", "block_nets"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with cluster_client("local:2") as client:
+        yield client
+
+
+def same_sums(a, b) -> bool:
+    return all(np.array_equal(getattr(a, name), getattr(b, name)) for name in SUMS)
+
+
+def kill_workers(client) -> None:
+    """SIGKILL every worker process (their nannies start new ones)."""
+    for pid in client.run(os.getpid).values():
+        os.kill(pid, signal.SIGKILL)
+
+
+def square(shared, unit):
+    return shared * unit * unit
+
+
+def test_units_come_back_in_their_order_or_as_done(client):
+    ordered = list(unit_results(client, square, range(20), 3))
+    assert ordered == [(i, 3 * i * i) for i in range(20)]
+    unordered = sorted(unit_results(client, square, range(20), 3, in_order=False))
+    assert unordered == ordered
+
+
+@pytest.mark.parametrize(
+    "variant, strategy, boxes",
+    [
+        ("caribbean", "basic", None),
+        ("six-card", "basic", None),
+        ("six-card", "optimal", None),  # the shipped table, rebuilt on each worker
+        ("six-card-125", "basic", (10, 5, 5, 2)),
+    ],
+)
+def test_a_simulation_on_the_cluster_equals_one_here(client, variant, strategy, boxes):
+    here = run(variant, strategy, 30_000, seed=7, boxes=boxes, chunk_blocks=2)
+    there = run(variant, strategy, 30_000, seed=7, boxes=boxes, chunk_blocks=2, client=client)
+    assert same_sums(here, there)
+    assert there.summary == here.summary
+
+
+def test_a_comparison_on_the_cluster_equals_one_here(client):
+    strategies = ["basic", "always-play", "pair-or-better"]
+    here = compare("caribbean", strategies, 20_000, seed=3)
+    there = compare("caribbean", strategies, 20_000, seed=3, client=client)
+    assert there.table.equals(here.table)
+
+
+def test_workers_killed_mid_run_are_replaced_and_the_figures_unchanged(client):
+    """Every worker killed when the first of 200 units comes back (the scheduler has
+    most of them still to hand out): new workers redo what was lost."""
+    rounds = 200 * 4096
+    here = run("caribbean", "basic", rounds, seed=11, chunk_blocks=1)
+    before = set(client.run(os.getpid).values())
+    kills = []
+
+    def kill_once(done):
+        if not kills:
+            kills.append(done)
+            kill_workers(client)
+
+    there = run("caribbean", "basic", rounds, seed=11, chunk_blocks=1, client=client,
+                progress=kill_once)  # fmt: skip
+    assert kills == [4096]
+    assert not there.interrupted
+    assert same_sums(here, there)
+    assert not before & set(client.run(os.getpid).values())  # the workers were replaced
+
+
+def test_an_exact_slice_on_the_cluster_equals_one_here(client, tmp_path):
+    """Oasis's first 40 classes in ranges of 16: the same counts, choices and figures;
+    then a run interrupted after one range resumes on the cluster to the same."""
+    oasis = load_variant("oasis")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(optimal_game, "RANGE_CLASSES", 16)
+        here = exact_optimal_game(oasis, tmp_path / "here", classes=40)
+        with using(client):
+            there = exact_optimal_game(oasis, tmp_path / "there", classes=40)
+
+            def interrupt(done, total):
+                raise KeyboardInterrupt
+
+            with pytest.raises(KeyboardInterrupt):
+                exact_optimal_game(oasis, tmp_path / "resumed", progress=interrupt, classes=40)
+            assert len(list((tmp_path / "resumed").glob("range-*.npz"))) == 1
+            resumed = exact_optimal_game(oasis, tmp_path / "resumed", classes=40)
+    for other in (there, resumed):
+        assert np.array_equal(other.totals, here.totals)
+        assert np.array_equal(other.choices, here.choices)
+        assert other.result.table.equals(here.result.table)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("local:0", "positive number of workers"),
+        ("local:two", "positive number of workers"),
+        ("nowhere", "expected local, local:N"),
+    ],
+)
+def test_a_bad_cluster_is_named(spec, message):
+    with pytest.raises(ClusterError, match=message):
+        start_client(spec)
+
+
+def cli(*args):
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def test_the_cli_on_a_local_cluster_prints_the_same_figures():
+    args = ["simulate", "oasis", "-n", "50k", "--seed", "4", "--json", "--no-progress"]
+    here = cli(*args)
+    there = cli(*args, "--cluster", "local:2")
+    assert here.exit_code == 0 and there.exit_code == 0, there.output
+    assert "dashboard http" in there.stderr
+    figures = [json.loads(result.stdout)["summary"] for result in (here, there)]
+    assert figures[0] == figures[1]
+
+
+def test_a_bad_cluster_on_the_cli_is_one_line_and_exit_2():
+    result = cli("simulate", "oasis", "-n", "10k", "--cluster", "local:0")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "Error: --cluster local:0: local:N needs a positive number of workers"
+    ]
