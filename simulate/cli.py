@@ -382,6 +382,12 @@ def strategies_command(variant: str, as_json: bool) -> None:
     "report what seeing them is worth.",
 )
 @target_se_option
+@click.option(
+    "--checkpoint",
+    type=click.Path(file_okay=False),
+    help="Keep each finished chunk of rounds in this folder; the same command run again "
+    "with it resumes where it stopped (here or on any cluster), with the same figures.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the full result as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option(
@@ -392,7 +398,7 @@ def strategies_command(variant: str, as_json: bool) -> None:
 @cluster_option
 def simulate_command(
     ctx, variant, strategy, rounds, seed, threads, account, ante, bonus_bet, boxes,
-    share_cards, information, target_se, out, as_json, progress,
+    share_cards, information, target_se, checkpoint, out, as_json, progress,
 ) -> None:  # fmt: skip
     """Play ROUNDS rounds of VARIANT under a strategy; report RTP, house edge and variance
     (with several boxes: per box, for the round, and how the boxes move together).
@@ -407,6 +413,8 @@ def simulate_command(
         raise InputError("--ante is one box's stake: give several boxes' antes with --boxes")
     if bonus_bet and account is None:
         raise InputError("--bonus-bet needs --account")
+    if checkpoint and target_se:
+        raise InputError("--checkpoint keeps a run of a set number of rounds, not --target-se")
     if information and (boxes is None or boxes == 1):
         raise InputError("--information needs --boxes with two boxes or more")
     if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
@@ -433,7 +441,7 @@ def simulate_command(
             if target_se:
                 result = run_to_precision(game, plan, target_se, max_rounds=most, **options)
             else:
-                result = run(game, plan, rounds, **options)
+                result = run(game, plan, rounds, checkpoint=checkpoint, **options)
     if result.rounds == 0:
         click.echo("interrupted before any round finished", err=True)
         sys.exit(130)
@@ -447,7 +455,8 @@ def simulate_command(
     if out:
         write_json(out, data)
     if result.interrupted:
-        click.echo(f"interrupted: {result.rounds:,} of {rounds:,} rounds played", err=True)
+        kept = f"; chunks kept in {checkpoint}: run it again to go on" if checkpoint else ""
+        click.echo(f"interrupted: {result.rounds:,} of {rounds:,} rounds played{kept}", err=True)
     if as_json:
         print_json(data)
     else:

@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from . import _engine as engine
-from ._io import write_json
+from ._io import read_keyed_npz, write_json, write_npz
+from ._tables import source_hash
 from .catalog import load_strategy
 from .cluster import current_client, unit_results
 from .codes import CATEGORIES, DECISIONS, Category, Decision, Outcome
@@ -76,6 +79,7 @@ def run(
     chunk_blocks: int = 32,
     progress: Callable[[int], None] | None = None,
     client=None,
+    checkpoint: str | Path | None = None,
 ) -> SimulationResult:
     """Play ``rounds`` rounds and add up the results.
 
@@ -90,6 +94,9 @@ def run(
     the rounds done after each chunk. Ctrl-C stops after the chunk under way; the
     result holds the rounds done. ``client``: a ``distributed.Client`` whose workers play
     the chunks, with the same figures (default: ``simulate.cluster.current_client()``).
+    ``checkpoint``: a folder where each finished chunk is written as it ends; the same
+    run started again with it reads them back instead of playing them (a resumed run
+    gives the figures of one never stopped).
     """
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)
@@ -115,6 +122,8 @@ def run(
     client = client or current_client()
     size = 1 if strategy.memoized and client is None else chunk_blocks
     units = [(first, min(size, blocks - first)) for first in range(0, blocks, size)]
+    kept = checkpoint and _Checkpoint(checkpoint, variant, job, seed, plan, size)
+    pending = [unit for unit in units if not (kept and kept.has(unit))]
     totals = _Totals(n_boxes)
     done_blocks, interrupted = 0, False
     previous_threads = numba.get_num_threads()
@@ -122,12 +131,17 @@ def run(
         numba.set_num_threads(threads)
     try:
         if client is None:
-            chunks = ((i, _play_unit(job, unit, progress)) for i, unit in enumerate(units))
+            computed = (_play_unit(job, unit, progress) for unit in pending)
         else:
-            chunks = unit_results(client, _play_unit, units, job)
-        for i, chunk in chunks:
+            computed = (chunk for _, chunk in unit_results(client, _play_unit, pending, job))
+        for unit in units:
+            chunk = kept.load(unit) if kept and kept.has(unit) else None
+            if chunk is None:
+                chunk = next(computed)
+                if kept:
+                    kept.save(unit, chunk)
             totals.add(chunk, job.antes)
-            done_blocks += units[i][1]
+            done_blocks += unit[1]
             if progress:
                 progress(min(done_blocks * engine.BLOCK, rounds))
     except KeyboardInterrupt:
@@ -248,6 +262,75 @@ def _play_unit(
     return chunk
 
 
+ROUND_SOURCES = (  # the kernels whose code decides a round's result
+    "_engine.py",
+    "_strategy.py",
+    "_settlement.py",
+    "_evaluator.py",
+    "_tables.py",
+    "_exact_play.py",
+    "_decisions.py",
+    "_situation.py",
+    "_exact.py",
+    "codes.py",
+)
+
+
+class _Checkpoint:
+    """The finished chunks of one run, a file each in a folder, keyed to the run (its
+    rules, strategy, seed, rounds, boxes, chunk size and the kernels' code) so that a
+    folder holding another run's chunks is refused rather than mixed in."""
+
+    def __init__(
+        self, folder: str | Path, variant: Variant, job: _Job, seed: int, plan: StakePlan,
+        size: int,
+    ):  # fmt: skip
+        self.folder = Path(folder)
+        described = {
+            "variant": {"name": variant.name, "rules_hash": variant.rules_hash},
+            "strategy": job.strategy.record(),
+            "seed": seed,
+            "rounds": job.rounds,
+            "stake_plan": plan.record(),
+            "open_boxes": job.open_boxes,
+            "share_seen": bool(job.share_seen),
+            "chunk_blocks": size,
+            "kernels": source_hash(*ROUND_SOURCES),
+        }
+        self.key = hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+        run_file = self.folder / "run.json"
+        if run_file.exists():
+            try:
+                key = json.loads(run_file.read_text())["key"]
+            except (OSError, ValueError, KeyError, TypeError):
+                key = None
+            if key != self.key:
+                raise ValueError(
+                    f"checkpoint {self.folder}: holds the chunks of another run (or of older "
+                    "code); give another folder, or delete it to start again"
+                )
+        else:
+            try:
+                write_json(run_file, {"key": self.key, "run": described})
+            except OSError as error:
+                raise ValueError(f"checkpoint {self.folder}: {error.strerror}") from None
+        self.finished = {path.name for path in self.folder.glob("chunk-*.npz")}
+
+    def _path(self, unit: tuple[int, int]) -> Path:
+        return self.folder / f"chunk-{unit[0]:010d}.npz"
+
+    def has(self, unit: tuple[int, int]) -> bool:
+        return self._path(unit).name in self.finished
+
+    def load(self, unit: tuple[int, int]) -> _Chunk | None:
+        """The unit's chunk as written, or None where its file cannot be read."""
+        saved = read_keyed_npz(self._path(unit), self.key)
+        return None if saved is None else _Chunk.of_kept(saved)
+
+    def save(self, unit: tuple[int, int], chunk: _Chunk) -> None:
+        write_npz(self._path(unit), key=np.array(self.key), **chunk.kept_arrays())
+
+
 class _Totals:
     """The sums of a run's chunks, added block by block in the blocks' order."""
 
@@ -284,6 +367,25 @@ class _Chunk:
         self.whole = np.zeros((blocks, len(engine.Whole)))
         self.largest = np.zeros((blocks, boxes + 1))
         self.arrays = (self.floats, self.ints, self.cross, self.whole, self.largest)
+
+    def kept_arrays(self) -> dict[str, np.ndarray]:
+        """What a checkpoint keeps: every block's floats (added in order), the integer
+        counts and largest nets of the chunk as a whole."""
+        return {
+            "floats": self.floats,
+            "ints": self.ints.sum(axis=0, keepdims=True),
+            "cross": self.cross,
+            "whole": self.whole,
+            "largest": self.largest.max(axis=0, keepdims=True),
+        }
+
+    @classmethod
+    def of_kept(cls, kept: dict[str, np.ndarray]) -> _Chunk:
+        chunk = cls.__new__(cls)
+        for name, array in kept.items():
+            setattr(chunk, name, array)
+        chunk.arrays = (chunk.floats, chunk.ints, chunk.cross, chunk.whole, chunk.largest)
+        return chunk
 
     def block_nets(self, antes: float) -> np.ndarray:
         """Each block's net per box, then the round's per ante (``antes``: the round's)."""

@@ -127,6 +127,22 @@ def test_a_bad_cluster_is_named(spec, message):
         start_client(spec)
 
 
+def test_a_run_stopped_here_resumes_on_the_cluster_to_the_same_figures(client, tmp_path):
+    rounds = 30 * 4096
+    whole = run("six-card-125", "basic", rounds, seed=2, chunk_blocks=2)
+
+    def interrupt(done):
+        if done >= 8 * 4096:
+            raise KeyboardInterrupt
+
+    stopped = run("six-card-125", "basic", rounds, seed=2, chunk_blocks=2, checkpoint=tmp_path,
+                  progress=interrupt)  # fmt: skip
+    assert stopped.interrupted
+    resumed = run("six-card-125", "basic", rounds, seed=2, chunk_blocks=2, checkpoint=tmp_path,
+                  client=client)  # fmt: skip
+    assert same_sums(whole, resumed)
+
+
 def cli(*args):
     from click.testing import CliRunner
 

@@ -479,3 +479,31 @@ def test_a_run_to_a_precision_meets_it_and_is_an_ordinary_run():
         run_to_precision("caribbean", "pair-or-better", 0.001, max_rounds=100_000)
     with pytest.raises(ValueError, match="target_se must be a positive number"):
         run_to_precision("caribbean", "pair-or-better", float("nan"))
+
+
+def test_a_run_interrupted_with_a_checkpoint_resumes_to_the_same_figures(tmp_path):
+    whole = run("six-card", "basic", 40 * 4096 + 5, seed=9, chunk_blocks=4)
+    calls = []
+
+    def interrupt(done):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    first = run("six-card", "basic", 40 * 4096 + 5, seed=9, chunk_blocks=4,
+                checkpoint=tmp_path, progress=interrupt)  # fmt: skip
+    assert first.interrupted and first.rounds == 12 * 4096
+    assert len(list(tmp_path.glob("chunk-*.npz"))) == 3
+    resumed = run("six-card", "basic", 40 * 4096 + 5, seed=9, chunk_blocks=4, checkpoint=tmp_path)
+    for name in ["floats", "ints", "cross", "whole", "largest", "block_nets"]:
+        assert np.array_equal(getattr(resumed, name), getattr(whole, name)), name
+    assert resumed.summary == whole.summary
+    assert len(list(tmp_path.glob("chunk-*.npz"))) == 11  # 41 blocks in chunks of 4
+
+
+def test_a_checkpoint_of_another_run_is_refused(tmp_path):
+    run("oasis", "basic", 3 * 4096, seed=1, chunk_blocks=1, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match="holds the chunks of another run"):
+        run("oasis", "basic", 3 * 4096, seed=2, chunk_blocks=1, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match="holds the chunks of another run"):
+        run("oasis", "optimized", 3 * 4096, seed=1, chunk_blocks=1, checkpoint=tmp_path)
