@@ -133,11 +133,16 @@ def cluster_client(spec: str | None) -> Iterator[Any]:
 def unit_results(
     client, function: Callable, units: Sequence, shared: Any = None, in_order: bool = True
 ) -> Iterator[tuple[int, Any]]:
-    """``(i, function(shared, units[i]))`` for every unit, computed on ``client``'s
-    workers: in the units' order, each as soon as it and every unit before it are done,
-    or (not ``in_order``) as each is done. ``shared``, the inputs common to every unit,
-    goes with each unit (keep it small: a unit is redone from it alone where a worker
-    is lost). Stopping early (Ctrl-C, an error) cancels the units not yet done."""
+    """``(i, function(shared, units[i]))`` for every unit, computed here one after the
+    other when ``client`` is None, else on ``client``'s workers: in the units' order,
+    each as soon as it and every unit before it are done, or (not ``in_order``) as each
+    is done. ``shared``, the inputs common to every unit, goes with each unit (keep it
+    small: a unit is redone from it alone where a worker is lost). Stopping early
+    (Ctrl-C, an error) cancels the units not yet done."""
+    if client is None:
+        for i, unit in enumerate(units):
+            yield i, function(shared, unit)
+        return
     distributed = _distributed()
     futures = [client.submit(function, shared, unit, pure=False) for unit in units]
     position = {future.key: i for i, future in enumerate(futures)}

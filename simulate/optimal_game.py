@@ -208,11 +208,7 @@ def exact_optimal_game(
     done_classes = len(reps) - sum(stop - start for start, stop in missing)
     if progress and done_classes:  # resumed
         progress(done_classes, len(reps))
-    client = current_client()
-    if client is None:
-        computed = ((i, _timed_range(variant, unit)) for i, unit in enumerate(missing))
-    else:
-        computed = unit_results(client, _timed_range, missing, variant, in_order=False)
+    computed = unit_results(current_client(), _timed_range, missing, variant, in_order=False)
     for i, done in computed:
         start, stop = missing[i]
         write_npz(_range_path(checkpoints, start), key=np.array(key), **done)

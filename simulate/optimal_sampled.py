@@ -46,6 +46,7 @@ from ._decisions import best_options_jit
 from ._exact import canonical_hands_jit, thrown_count_jit
 from ._io import read_keyed_npz, write_npz
 from ._tables import source_hash
+from .cluster import current_client, unit_results
 from .codes import Action
 from .exact import ExactResult, exact_game, first_options, needs_pair_tables, value_lists
 from .game_buy import saved_game_gain
@@ -215,12 +216,11 @@ def sampled_optimum(
     path = folder / f"optimal-samples-seed{seed}.npz"
     key = f"{_key(variant)}-{short_draws}-{classes}-{seed}"
     done = _load_samples(path, key)
-    wanted = math.ceil(samples / BLOCK)
-    for block in range(len(done["classes"]) // BLOCK, wanted):
-        start = time.perf_counter()
-        chosen, upcards = sample_situations(seed, block, classes)
-        weighed = situation_gains(variant, chosen, upcards, short_draws)
-        weighed["seconds"] = np.full(BLOCK, (time.perf_counter() - start) / BLOCK)
+    blocks = range(len(done["classes"]) // BLOCK, math.ceil(samples / BLOCK))
+    sampling = (variant, seed, classes, short_draws)
+    weighed_blocks = unit_results(current_client(), _weighed_block, blocks, sampling)
+    for i, weighed in weighed_blocks:  # in the blocks' order, wherever weighed
+        block = blocks[i]
         done = {name: np.concatenate([done[name], weighed[name]]) for name in done}
         write_npz(path, key=np.array(key), **done)
         if progress:
@@ -244,6 +244,18 @@ def sampled_optimum(
         proxy,
         short_draws,
     )
+
+
+def _weighed_block(sampling: tuple, block: int) -> dict:
+    """Block ``block`` of situations sampled for ``(variant, seed, classes, short_draws)``,
+    weighed (the same on any process), and the seconds it took, shared by its
+    situations."""
+    variant, seed, classes, short_draws = sampling
+    start = time.perf_counter()
+    chosen, upcards = sample_situations(seed, block, classes)
+    weighed = situation_gains(variant, chosen, upcards, short_draws)
+    weighed["seconds"] = np.full(BLOCK, (time.perf_counter() - start) / BLOCK)
+    return weighed
 
 
 def _game_proxy(

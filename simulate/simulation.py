@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -130,10 +131,8 @@ def run(
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        if client is None:
-            computed = (_play_unit(job, unit, progress) for unit in pending)
-        else:
-            computed = (chunk for _, chunk in unit_results(client, _play_unit, pending, job))
+        play = functools.partial(_play_unit, progress=progress) if client is None else _play_unit
+        computed = (chunk for _, chunk in unit_results(client, play, pending, job))
         for unit in units:
             chunk = kept.load(unit) if kept and kept.has(unit) else None
             if chunk is None:
