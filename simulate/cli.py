@@ -1061,6 +1061,35 @@ def bench_simulate_command(rounds, repeats, python_rounds, seed, out_dir, as_jso
     _write_benchmark(out_dir, "simulate", result, format_simulate_report(result), as_json)
 
 
+@bench.command("cluster")
+@click.option("--rounds", default="8M", show_default=True, type=RoundCount())
+@click.option(
+    "--exact-classes",
+    default=2048,
+    show_default=True,
+    type=click.IntRange(1, 134_459),
+    help="Hand classes of Oasis weighed exactly per setup (ranges of 1,024).",
+)
+@click.option("--repeats", default=3, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
+@click.option(
+    "--out-dir",
+    default="results/benchmarks",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where cluster.json and .txt are written.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def bench_cluster_command(rounds, exact_classes, repeats, seed, out_dir, as_json) -> None:
+    """Rounds and exact situations per second here and on 1 and 2 Dask worker processes,
+    the scheduler's cost per unit, and a projection of wall time on N machines."""
+    from .bench_cluster import bench_cluster, format_cluster_report
+
+    result = bench_cluster(rounds, exact_classes, repeats, seed)
+    _write_benchmark(out_dir, "cluster", result, format_cluster_report(result), as_json)
+
+
 def _write_benchmark(out_dir: str, name: str, result: dict, text: str, as_json: bool) -> None:
     try:
         write_json(Path(out_dir) / f"{name}.json", result)

@@ -53,6 +53,11 @@ Z95, Z99 = 1.959963984540054, 2.5758293035489004
 Z_999 = 3.2905267314919255
 """The normal quantile of a two-sided 99.9% interval."""
 DECISION_NAMES = [decision.label for decision in Decision]
+CHUNK_BLOCKS = 32
+"""Blocks of 4,096 rounds a kernel call plays, by default."""
+CLUSTER_CHUNK_BLOCKS = 256
+"""... on a cluster, where each chunk is a task (the scheduler's few milliseconds per task
+small beside a second of work)."""
 
 
 def _key(seed: int) -> np.uint64:
@@ -77,7 +82,7 @@ def run(
     stake: Stake | None = None,
     boxes: int | Sequence[float] | StakePlan | None = None,
     share_seen: bool = True,
-    chunk_blocks: int = 32,
+    chunk_blocks: int | None = None,
     progress: Callable[[int], None] | None = None,
     client=None,
     checkpoint: str | Path | None = None,
@@ -111,7 +116,7 @@ def run(
         )
     if isinstance(rounds, bool) or not isinstance(rounds, int | np.integer) or rounds < 1:
         raise ValueError(f"rounds must be a positive whole number, got {rounds!r}")
-    if chunk_blocks < 1:
+    if chunk_blocks is not None and chunk_blocks < 1:
         raise ValueError(f"chunk_blocks must be at least 1, got {chunk_blocks}")
     plan = stake_plan(variant, boxes, stake)
     n_boxes, open_boxes = plan.boxes, plan.open_boxes(variant)
@@ -121,6 +126,8 @@ def run(
     )  # fmt: skip
     blocks = -(-rounds // engine.BLOCK)
     client = client or current_client()
+    if chunk_blocks is None:
+        chunk_blocks = CHUNK_BLOCKS if client is None else CLUSTER_CHUNK_BLOCKS
     size = 1 if strategy.memoized and client is None else chunk_blocks
     units = [(first, min(size, blocks - first)) for first in range(0, blocks, size)]
     kept = checkpoint and _Checkpoint(checkpoint, variant, job, seed, plan, size)
@@ -258,7 +265,7 @@ def _play_unit(
         job.antes,
         *chunk.arrays,
     )
-    return chunk
+    return chunk.compact()
 
 
 ROUND_SOURCES = (  # the kernels whose code decides a round's result
@@ -324,10 +331,10 @@ class _Checkpoint:
     def load(self, unit: tuple[int, int]) -> _Chunk | None:
         """The unit's chunk as written, or None where its file cannot be read."""
         saved = read_keyed_npz(self._path(unit), self.key)
-        return None if saved is None else _Chunk.of_kept(saved)
+        return None if saved is None else _Chunk.of_arrays(saved)
 
     def save(self, unit: tuple[int, int], chunk: _Chunk) -> None:
-        write_npz(self._path(unit), key=np.array(self.key), **chunk.kept_arrays())
+        write_npz(self._path(unit), key=np.array(self.key), **chunk.named_arrays())
 
 
 class _Totals:
@@ -356,6 +363,9 @@ class _Totals:
         return np.concatenate(self._block_nets)
 
 
+_CHUNK_ARRAYS = ("floats", "ints", "cross", "whole", "largest")
+
+
 class _Chunk:
     """The outputs of one kernel call: a row per block."""
 
@@ -367,23 +377,27 @@ class _Chunk:
         self.largest = np.zeros((blocks, boxes + 1))
         self.arrays = (self.floats, self.ints, self.cross, self.whole, self.largest)
 
-    def kept_arrays(self) -> dict[str, np.ndarray]:
-        """What a checkpoint keeps: every block's floats (added in order), the integer
-        counts and largest nets of the chunk as a whole."""
-        return {
-            "floats": self.floats,
-            "ints": self.ints.sum(axis=0, keepdims=True),
-            "cross": self.cross,
-            "whole": self.whole,
-            "largest": self.largest.max(axis=0, keepdims=True),
-        }
+    def compact(self) -> _Chunk:
+        """The chunk as it travels and is kept: every block's floats (added in order),
+        the integer counts and the largest nets of the chunk as a whole."""
+        return _Chunk.of_arrays(
+            {
+                "floats": self.floats,
+                "ints": self.ints.sum(axis=0, keepdims=True),
+                "cross": self.cross,
+                "whole": self.whole,
+                "largest": self.largest.max(axis=0, keepdims=True),
+            }
+        )
+
+    def named_arrays(self) -> dict[str, np.ndarray]:
+        return dict(zip(_CHUNK_ARRAYS, self.arrays, strict=True))
 
     @classmethod
-    def of_kept(cls, kept: dict[str, np.ndarray]) -> _Chunk:
+    def of_arrays(cls, arrays: dict[str, np.ndarray]) -> _Chunk:
         chunk = cls.__new__(cls)
-        for name, array in kept.items():
-            setattr(chunk, name, array)
-        chunk.arrays = (chunk.floats, chunk.ints, chunk.cross, chunk.whole, chunk.largest)
+        chunk.arrays = tuple(arrays[name] for name in _CHUNK_ARRAYS)
+        chunk.floats, chunk.ints, chunk.cross, chunk.whole, chunk.largest = chunk.arrays
         return chunk
 
     def block_nets(self, antes: float) -> np.ndarray:

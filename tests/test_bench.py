@@ -88,3 +88,25 @@ def test_bench_simulate_writes_and_prints(tmp_path):
     assert multi["six-card-125"]["boxes"] == 4 and multi["six-card-125"]["open_boxes"] == 2
     assert all(row["rounds_per_s"] > 0 for row in multi.values())
     assert "several boxes against one dealer" in (tmp_path / "simulate.txt").read_text()
+
+
+def test_bench_cluster_writes_and_prints(tmp_path):
+    result = CliRunner().invoke(
+        main,
+        ["bench", "cluster", "--rounds", "300k", "--exact-classes", "40", "--repeats", "1",
+         "--out-dir", str(tmp_path), "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed == json.loads((tmp_path / "cluster.json").read_text())
+    setups = [row["setup"] for row in printed["rows"]]
+    assert setups == ["local engine", "1 worker process", "2 worker processes"]
+    assert all(
+        row["rounds_per_s"] > 0 and row["exact_situations_per_s"] > 0 for row in printed["rows"]
+    )
+    assert all(0 < seconds < 1 for seconds in printed["overhead_per_unit_s"].values())
+    projection = printed["projection"]
+    for job in projection["jobs"].values():  # more machines, less time, never below one unit
+        walls = job["wall_seconds"]
+        assert walls == sorted(walls, reverse=True) and walls[-1] >= job["unit_seconds"]
+    assert "a projection, not a measurement" in (tmp_path / "cluster.txt").read_text()

@@ -17,8 +17,6 @@ from simulate.proxy import ProxyGains
 from simulate.simulation import run
 from simulate.variant import load_variant
 
-pytest.importorskip("distributed")
-
 SUMS = ["floats", "ints", "cross", "whole", "largest", "block_nets"]
 
 
