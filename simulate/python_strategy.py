@@ -38,6 +38,7 @@ reach; an action outside these is a :class:`StrategyError`. Inside it,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import re
@@ -216,4 +217,10 @@ def python_strategy(
         game_mode=game_mode,
         data=data,
         function=decider,
+        rebuild=(
+            functools.partial(
+                python_strategy, name=name, buy_game=buy_game, description=description
+            ),
+            (function, variant),
+        ),
     )

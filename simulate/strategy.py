@@ -126,6 +126,14 @@ class Strategy:
     """The computed decisions (``TABLE``): a ``simulate.optimal.OptimalPlay``."""
     function: Callable | None = field(default=None, repr=False, compare=False)
     """The function compiled as the engine's decider (``PYTHON``)."""
+    rebuild: tuple | None = field(default=None, repr=False, compare=False)
+    """How another process builds it, (a callable, its arguments), where its compiled
+    decider cannot be pickled (``PYTHON``)."""
+
+    def __reduce_ex__(self, protocol):
+        if self.rebuild is not None:
+            return self.rebuild
+        return super().__reduce_ex__(protocol)
 
     @classmethod
     def from_dict(

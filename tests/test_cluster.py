@@ -5,18 +5,23 @@ import json
 import os
 import signal
 
+import numba
 import numpy as np
 import pytest
 
 from simulate import optimal_game, optimal_sampled
 from simulate.cluster import ClusterError, cluster_client, start_client, unit_results, using
+from simulate.codes import Action
 from simulate.compare import compare
+from simulate.evaluator import hand_value
 from simulate.optimal_game import exact_optimal_game
 from simulate.optimal_sampled import sampled_optimum
 from simulate.proxy import ProxyGains
+from simulate.python_strategy import hand_value_jit, python_strategy
 from simulate.simulation import run
 from simulate.variant import load_variant
 
+PAIR = hand_value("2c 2d 3h 4s 5c")  # the lowest pair
 SUMS = ["floats", "ints", "cross", "whole", "largest", "block_nets"]
 
 
@@ -66,6 +71,20 @@ def test_a_simulation_on_the_cluster_equals_one_here(client, variant, strategy, 
     there = run(variant, strategy, 30_000, seed=7, boxes=boxes, chunk_blocks=2, client=client)
     assert same_sums(here, there)
     assert there.summary == here.summary
+
+
+@numba.njit
+def pair_or_better(point, cards, upcard):
+    """Play a pair or better (a Python strategy: its compiled decider is rebuilt on
+    each worker from the function)."""
+    return (Action.PLAY if hand_value_jit(cards) >= PAIR else Action.FOLD), 0
+
+
+def test_a_python_strategy_plays_on_the_cluster_as_here(client):
+    strategy = python_strategy(pair_or_better, "caribbean")
+    here = run("caribbean", strategy, 30_000, seed=5, chunk_blocks=2)
+    there = run("caribbean", strategy, 30_000, seed=5, chunk_blocks=2, client=client)
+    assert same_sums(here, there)
 
 
 def test_a_comparison_on_the_cluster_equals_one_here(client):
