@@ -35,7 +35,7 @@ from ._settlement import (
     settle_jit,
 )
 from ._situation import after_buy_jit, play_after_draw_jit
-from ._strategy import decide
+from ._strategy import UNDECIDED, decide, first_action_jit
 from .codes import CATEGORIES, DECISIONS, OUTCOMES, Action, Decision, Fee, GameMode, Outcome, Point
 from .codes import StakeSlot as Stake
 
@@ -223,6 +223,10 @@ def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
         return memo_choice_jit(exact, hand, upcard)
     if exact.plays.shape[0]:
         return (Action.PLAY if table_bet_jit(exact, hand, upcard) else Action.FOLD), 0
+    if exact.first_actions.shape[0]:  # a rule strategy's decision by value and upcard
+        action = first_action_jit(exact.first_actions, hand, upcard)
+        if action != UNDECIDED:
+            return action, 0
     return decide(strategy, Point.FIRST, hand, upcard, seen)
 
 

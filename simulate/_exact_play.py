@@ -62,6 +62,10 @@ class ExactDecisions(NamedTuple):
     grid_high: np.ndarray
     qualifier_on_grid: int
     win_of: np.ndarray
+    first_actions: np.ndarray
+    """A rule strategy's first decision by the value of the five cards and the upcard's
+    rank, where its rules need no more of the cards (``_strategy.first_actions_jit``);
+    else empty."""
 
 
 def no_decisions() -> ExactDecisions:
@@ -82,6 +86,7 @@ def no_decisions() -> ExactDecisions:
         empty,
         empty,
         *no_situation_tables(),
+        np.zeros((0, 13), dtype=np.int8),
     )
 
 

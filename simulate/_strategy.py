@@ -11,8 +11,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ._evaluator import category_jit, hand_value_jit
-from .codes import Action, Category
+from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
+from .codes import Action, Category, Point
 
 # draws (bits of the DRAWS column: any of them)
 FOUR_FLUSH, FOUR_STRAIGHT, OPEN_STRAIGHT, INSIDE_STRAIGHT, FOUR_STRAIGHT_FLUSH = 1, 2, 4, 8, 16
@@ -291,19 +291,7 @@ def decide_jit(rules, point, cards, upcard, seen):
     up_rank_seen = -1  # computed when a rule asks
     for r in range(rules.shape[0]):
         rule = rules[r]
-        if rule[POINT] != point:
-            continue
-        if value < rule[VALUE_MIN] or value > rule[VALUE_MAX]:
-            continue
-        if not (rule[CATEGORIES] >> category) & 1:
-            continue
-        if ranks & rule[HOLDS_ALL] != rule[HOLDS_ALL]:
-            continue
-        if rule[HOLDS_ANY] and not ranks & rule[HOLDS_ANY]:
-            continue
-        if not (rule[UPCARD] >> up_rank) & 1:
-            continue
-        if rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES]:
+        if rule[POINT] != point or not _holds(rule, value, category, ranks, up_rank):
             continue
         if rule[SEEN_UPCARD_RANK] != ANY_COUNT:
             if up_rank_seen < 0:
@@ -328,6 +316,76 @@ def decide_jit(rules, point, cards, upcard, seen):
             kept |= _highest(cards, target - _popcount(kept), kept)
         return action, kept
     return Action.FOLD, 0
+
+
+UNDECIDED = -1
+"""A first-action table's entry where the rules need more than the hand's value and the
+upcard's rank (a draw, the cards seen, the positions of the cards to keep)."""
+FIVE_CARD_VALUES = 7462
+
+
+@njit(cache=True)
+def hand_per_value_jit() -> np.ndarray:
+    """A five-card hand of every value (row ``value``; row 0 unused): every hand of a
+    value holds the same ranks, and is a flush or not alike."""
+    hands = np.zeros((FIVE_CARD_VALUES + 1, 5), dtype=np.int64)
+    found = np.zeros(FIVE_CARD_VALUES + 1, dtype=np.bool_)
+    hand = np.arange(5)
+    while True:
+        value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        if not found[value]:
+            found[value] = True
+            hands[value] = hand
+        if not next_combination_jit(hand, 52):
+            return hands
+
+
+@njit(cache=True)
+def first_actions_jit(rules, hands):
+    """The first decision's action by the value of the five cards and the upcard's rank
+    (``table[value, rank]``), ``UNDECIDED`` where the rules read more of the cards (then
+    ``decide_jit`` decides); ``hands``: ``hand_per_value_jit()``."""
+    table = np.full((FIVE_CARD_VALUES + 1, 13), UNDECIDED, dtype=np.int8)
+    for value in range(1, FIVE_CARD_VALUES + 1):
+        cards = hands[value]
+        category = category_jit(value, True)
+        ranks = _rank_mask(cards)
+        for up_rank in range(13):
+            for r in range(rules.shape[0]):
+                rule = rules[r]
+                if rule[POINT] != Point.FIRST or not _holds(rule, value, category, ranks, up_rank):
+                    continue
+                if rule[SEEN_UPCARD_RANK] != ANY_COUNT or rule[DRAWS]:
+                    break  # the cards seen or the suits decide
+                if rule[ACTION] != Action.EXCHANGE and rule[ACTION] != Action.REPLACE:
+                    table[value, up_rank] = rule[ACTION]
+                break  # else the positions of the cards to keep decide
+    return table
+
+
+@njit(cache=True, inline="always")
+def first_action_jit(first_actions, cards, upcard):
+    """The first decision's action on five ``cards`` from ``first_actions_jit``'s table,
+    or ``UNDECIDED``."""
+    value = value5_jit(cards[0], cards[1], cards[2], cards[3], cards[4])
+    return first_actions[value, upcard >> 2]
+
+
+@njit(cache=True, inline="always")
+def _holds(rule, value, category, ranks, up_rank) -> bool:
+    """Whether the rule's conditions on the hand's value and ranks and the upcard's rank
+    hold."""
+    if value < rule[VALUE_MIN] or value > rule[VALUE_MAX]:
+        return False
+    if not (rule[CATEGORIES] >> category) & 1:
+        return False
+    if ranks & rule[HOLDS_ALL] != rule[HOLDS_ALL]:
+        return False
+    if rule[HOLDS_ANY] and not ranks & rule[HOLDS_ANY]:
+        return False
+    if not (rule[UPCARD] >> up_rank) & 1:
+        return False
+    return not (rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES])
 
 
 def decide(strategy, point, cards, upcard, seen):

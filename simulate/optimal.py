@@ -128,7 +128,7 @@ class OptimalPlay:
         after_buy = self.after_buy or no_after_buy()
         return ExactDecisions(
             plays, class_of, perm_of, perms, self.keys, self.choices, options, table,
-            *after_buy, *lists, *tables,
+            *after_buy, *lists, *tables, np.zeros((0, 13), np.int8),
         )  # fmt: skip
 
     def cover(self, keys: np.ndarray, progress: Callable[[int, int], None] | None = None) -> None:

@@ -9,6 +9,7 @@ condition: it says what to do otherwise. See ``strategies/README.md``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,6 +85,11 @@ CONDITIONS = (
     "upcard_matches",
     "seen_upcard_rank",
 )
+
+
+@functools.cache
+def _hand_per_value() -> np.ndarray:
+    return k.hand_per_value_jit()
 
 
 def no_rules() -> np.ndarray:
@@ -169,9 +175,15 @@ class Strategy:
         """What the engine reads to play rounds ``start .. stop`` of the seed ``key``
         (rounds of ``boxes`` boxes, the first ``open_boxes`` decided) exactly; empty
         unless the strategy is a ``TABLE``."""
+        if self.kind is StrategyKind.RULES:
+            return no_decisions()._replace(first_actions=self._first_actions)
         if self.exact_play is None:
             return no_decisions()
         return self.exact_play.decisions(key, start, stop, progress, boxes, open_boxes)
+
+    @functools.cached_property
+    def _first_actions(self) -> np.ndarray:
+        return k.first_actions_jit(self.rules, _hand_per_value())
 
     def record(self) -> dict:
         """What identifies the strategy in an output: name, file, rules hash and rules."""

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from numba import njit
 
 from simulate import _strategy as k
 from simulate.cards import parse_cards
@@ -289,3 +290,47 @@ def test_the_optimizer_writes_no_files(tmp_path, monkeypatch):
     _, strategy, rtp = optimize("caribbean", rounds=2_000, seed=3)
     assert list(tmp_path.iterdir()) == []
     assert strategy.name == "optimized" and 0.5 < rtp < 1.5
+
+
+@njit
+def _both_decisions(rules, first_actions, hands, upcards, seen, out):
+    """Per deal: the rules' (action, kept), then the table's action (or UNDECIDED)."""
+    for i in range(hands.shape[0]):
+        out[i, 0], out[i, 1] = k.decide_jit(rules, Point.FIRST, hands[i], upcards[i], seen[i])
+        out[i, 2] = k.first_action_jit(first_actions, hands[i], upcards[i])
+
+
+def test_the_first_action_table_decides_as_the_rules():
+    """Every shipped rule strategy: on 200,000 random deals (other boxes' cards seen at
+    random) and on a hand of every value with every upcard rank, the first action looked
+    up by value and upcard rank, where the table holds one, is the rules' own."""
+    rng = np.random.default_rng(8)
+    deals = np.array([rng.choice(52, 12, replace=False) for _ in range(200_000)])
+    hands, upcards = deals[:, :5].copy(), deals[:, 5].copy()
+    seen = np.zeros(len(deals), dtype=np.int64)
+    for column in range(6, 12):
+        seen |= np.where(rng.random(len(deals)) < 0.5, 1 << deals[:, column], 0)
+    value_hands, value_upcards = [], []
+    for hand in k.hand_per_value_jit()[1:]:
+        for up_rank in range(13):
+            free = [c for c in range(4 * up_rank, 4 * up_rank + 4) if c not in hand]
+            if free:  # not four of a kind of the upcard's rank
+                value_hands.append(hand)
+                value_upcards.append(free[0])
+    hands = np.vstack([hands, value_hands])
+    upcards = np.concatenate([upcards, value_upcards])
+    seen = np.concatenate([seen, np.zeros(len(value_upcards), dtype=np.int64)])
+    tabled = 0
+    for variant in ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]:
+        for name in strategy_names(variant):
+            strategy = load_strategy(name, variant)
+            if strategy.kind.value != "rules":
+                continue
+            first_actions = strategy.decisions(np.uint64(1), 0, 1).first_actions
+            out = np.empty((len(hands), 3), dtype=np.int64)
+            _both_decisions(strategy.rules, first_actions, hands, upcards, seen, out)
+            decided = out[:, 2] != k.UNDECIDED
+            assert np.array_equal(out[decided, 0], out[decided, 2]), (variant, name)
+            assert (out[decided, 1] == 0).all()
+            tabled += decided.mean() > 0.5
+    assert tabled > 20  # most strategies decide most deals from the table
