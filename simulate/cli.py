@@ -14,6 +14,7 @@ from typing import ClassVar
 
 import click
 import numba
+import pandas as pd
 from click.core import ParameterSource
 from tqdm import tqdm
 
@@ -29,7 +30,7 @@ from .game_buy import saved_game_gain, with_first_decisions
 from .optimal_game import optimal_result
 from .optimal_sampled import SHORT_DRAWS, SampledOptimum
 from .optimize import check_winner, optimize
-from .provenance import __version__
+from .provenance import __version__, software
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
@@ -723,15 +724,7 @@ def exact_command(
     it gives a 99.9% interval by the normal approximation and one without it."""
     game = load_variant(variant)
     folder = Path(out_dir or Path("results") / game.name)
-    bar = tqdm(total=1, disable=not sys.stderr.isatty(), desc=game.name)
-    stages = []
-
-    def progress(stage: str, done: int, total: int) -> None:
-        if stage not in stages:
-            stages.append(stage)
-            bar.reset(total)
-            bar.set_description(f"{game.name}, {stage}")
-        bar.update(done - bar.n)
+    bar, progress = _stages_bar(game.name)
 
     try:
         result = exact_analysis(
@@ -770,6 +763,22 @@ def exact_command(
         _print_frame(result.table, "return table")
 
 
+def _stages_bar(name: str) -> tuple[tqdm, Callable[[str, int, int], None]]:
+    """A progress bar on a terminal, and its ``progress(stage, done, total)``: each new
+    stage starts the bar again."""
+    bar = tqdm(total=1, disable=not sys.stderr.isatty(), desc=name)
+    stages = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in stages:
+            stages.append(stage)
+            bar.reset(total)
+            bar.set_description(f"{name}, {stage}")
+        bar.update(done - bar.n)
+
+    return bar, progress
+
+
 def _write_files(folder: Path, files: dict[str, dict | str]) -> None:
     """Write each file into ``folder``: JSON for a dict, else the text."""
     try:
@@ -791,6 +800,72 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     click.echo(f"\nthe game with exchanges of at most {SHORT_DRAWS} cards, every deal weighed")
     _print_figures(result.short.summary)
     _print_frame(result.short.table, "its return table")
+
+
+@main.command("protect")
+@click.argument("variant")
+@click.option(
+    "--hole",
+    type=click.IntRange(0, 4),
+    help="Hole cards of the dealer the player sees (default: each of 0 to 4, written to "
+    "results/VARIANT/protection.json and .txt).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
+    "50 s per million here), or for any --hole given it.",
+)
+@seed_option("Seed of the sampled situations.")
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    help="Where protection.json and .txt go with every number of hole cards (default: "
+    "results/VARIANT).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def protect_command(variant, hole, samples, seed, out_dir, as_json) -> None:
+    """What seeing the dealer's hidden cards is worth in VARIANT: the RTP under optimal
+    play when the player also sees 0 to 4 of them (a flashed or marked card, a hand
+    seen whole)."""
+    from .protection import METHODS, hole_card_rtp, hole_card_table
+
+    game = load_variant(variant)
+    bar, progress = _stages_bar(game.name)
+
+    with bar:
+        if hole is None:
+            table = hole_card_table(game, samples=samples, seed=seed, progress=progress)
+        else:
+            stage = lambda done, total: progress(f"{hole} known", done, total)  # noqa: E731
+            table = pd.DataFrame([hole_card_rtp(game, hole, samples=samples, seed=seed,
+                                                progress=stage)])  # fmt: skip
+    data = {
+        "software": software(),
+        "variant": game.record(),
+        "what": "RTP under optimal play when the player also sees hole cards of the dealer",
+        "methods": METHODS,
+        "rows": table.to_dict(orient="records"),
+    }
+    shown = table[["hole_cards_known", "rtp", "house_edge", "gain_over_optimal",
+                   "standard_error", "method"]]  # fmt: skip
+    if hole is None:
+        text = (
+            f"{game.title} ({game.name}): RTP under optimal play when the player also sees "
+            f"hole cards of the dealer (studsim {__version__}, seed {seed})\n\n"
+            + shown.to_string(index=False, float_format=lambda x: f"{x:.6f}")
+            + "\n\n"
+            + "\n".join(f"{name}: {text}" for name, text in METHODS.items())
+            + "\n"
+        )
+        folder = Path(out_dir or Path("results") / game.name)
+        _write_files(folder, {"protection.json": data, "protection.txt": text})
+    if as_json:
+        print_json(data)
+        return
+    click.echo(f"{game.title} ({game.name}): optimal play seeing the dealer's hole cards")
+    _print_frame(shown, "by the number of hole cards seen")
 
 
 @main.command("game-buy")
