@@ -15,7 +15,7 @@ from numba import njit, prange
 
 from ._engine import draw_card_jit, round_state_jit
 from ._evaluator import next_combination_jit, set_rank_jit, value5_jit
-from ._exact import count_below_jit, ev_from_counts_jit
+from ._exact import count_below_jit, ev_from_counts_jit, play_ev_jit
 from ._settlement import bet_multiple_jit, settle_jit
 
 FOLD_NET = -1.0
@@ -216,3 +216,20 @@ def played_rounds_jit(v, key, start, known_count, lists, every, out):
         multiple = bet_multiple_jit(v, hand, value)
         won, lost, _ = settle_jit(v, value, multiple, folded, 0.0, dealt, False, 0)
         out[i] = won - lost
+
+
+@njit(cache=True, parallel=True)
+def shared_hands_gains_jit(v, lists, key, start, hands_seen, out):
+    """For situations ``start ..`` (one per entry of ``out``, dealt from the seed ``key`` and
+    its index): the player's hand, the upcard and ``hands_seen`` other players' hands of
+    five cards, all dead for the dealer's hidden cards; what seeing those hands adds to
+    the better of folding and betting on the hand and the upcard alone (at least 0)."""
+    for i in prange(out.shape[0]):
+        cards = _dealt(key, start + i, 6 + 5 * hands_seen)
+        hand, upcard = cards[:5], cards[5]
+        value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        multiple = bet_multiple_jit(v, hand, value)
+        dead = np.sort(np.concatenate((hand, cards[6:])))
+        blind = play_ev_jit(v, lists, hand, value, multiple, upcard, np.sort(hand), 5)[0]
+        seeing = play_ev_jit(v, lists, hand, value, multiple, upcard, dead, dead.shape[0])[0]
+        out[i] = max(FOLD_NET, seeing) - (seeing if blind > FOLD_NET else FOLD_NET)

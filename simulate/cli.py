@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -807,8 +808,12 @@ def _print_sampled(game, result: SampledOptimum) -> None:
 @click.option(
     "--hole",
     type=click.IntRange(0, 4),
-    help="Hole cards of the dealer the player sees (default: each of 0 to 4, written to "
-    "results/VARIANT/protection.json and .txt).",
+    help="Only this many of the dealer's hole cards seen (nothing written).",
+)
+@click.option(
+    "--shared",
+    type=click.IntRange(0, 4),
+    help="Only this many other players' hands seen (nothing written).",
 )
 @click.option(
     "--samples",
@@ -816,56 +821,78 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
     "50 s per million here), or for any --hole given it.",
 )
+@click.option(
+    "--shared-samples",
+    type=click.IntRange(min=2),
+    default=200_000,
+    show_default=True,
+    help="Situations sampled per number of other hands seen (about 4 minutes per 200,000 "
+    "with four hands).",
+)
 @seed_option("Seed of the sampled situations.")
 @click.option(
     "--out-dir",
     type=click.Path(file_okay=False),
-    help="Where protection.json and .txt go with every number of hole cards (default: "
-    "results/VARIANT).",
+    help="Where protection.json and .txt go (default: results/VARIANT).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def protect_command(variant, hole, samples, seed, out_dir, as_json) -> None:
-    """What seeing the dealer's hidden cards is worth in VARIANT: the RTP under optimal
-    play when the player also sees 0 to 4 of them (a flashed or marked card, a hand
-    seen whole)."""
-    from .protection import METHODS, hole_card_rtp, hole_card_table
+def protect_command(variant, hole, shared, samples, shared_samples, seed, out_dir, as_json):
+    """What leaked and shared cards are worth in VARIANT: the RTP under optimal play when
+    the player also sees 0 to 4 of the dealer's hole cards (a flashed or marked card, a
+    hand seen whole), and when he sees 0 to 4 other players' hands. Without --hole or
+    --shared, both tables, written to results/VARIANT/protection.json and .txt."""
+    from .protection import METHODS, hole_card_rtp, protection_tables, shared_hands_rtp
 
+    if hole is not None and shared is not None:
+        raise InputError("give --hole or --shared, not both")
     game = load_variant(variant)
     bar, progress = _stages_bar(game.name)
-
     with bar:
-        if hole is None:
-            table = hole_card_table(game, samples=samples, seed=seed, progress=progress)
+        if hole is not None:
+            stage = functools.partial(progress, f"{hole} hole cards seen")
+            row = hole_card_rtp(game, hole, samples=samples, seed=seed, progress=stage)
+            tables = [pd.DataFrame([row]), None]
+        elif shared is not None:
+            stage = functools.partial(progress, f"{shared} other hands seen")
+            row = shared_hands_rtp(game, shared, samples=shared_samples, seed=seed, progress=stage)
+            tables = [None, pd.DataFrame([row])]
         else:
-            stage = lambda done, total: progress(f"{hole} known", done, total)  # noqa: E731
-            table = pd.DataFrame([hole_card_rtp(game, hole, samples=samples, seed=seed,
-                                                progress=stage)])  # fmt: skip
+            tables = protection_tables(game, samples=samples, shared_samples=shared_samples,
+                                       seed=seed, progress=progress)  # fmt: skip
+    columns = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
+    parts = {
+        "hole_cards": (tables[0], "hole_cards_known", "the dealer's hole cards seen"),
+        "shared_hands": (tables[1], "other_hands_seen", "other players' hands seen"),
+    }
+    shown = {
+        name: (table[[key, *columns]], title)
+        for name, (table, key, title) in parts.items()
+        if table is not None
+    }
     data = {
         "software": software(),
         "variant": game.record(),
-        "what": "RTP under optimal play when the player also sees hole cards of the dealer",
+        "what": "RTP under optimal play when the player also sees more cards",
         "methods": METHODS,
-        "rows": table.to_dict(orient="records"),
-    }
-    shown = table[["hole_cards_known", "rtp", "house_edge", "gain_over_optimal",
-                   "standard_error", "method"]]  # fmt: skip
-    if hole is None:
-        text = (
-            f"{game.title} ({game.name}): RTP under optimal play when the player also sees "
-            f"hole cards of the dealer (studsim {__version__}, seed {seed})\n\n"
-            + shown.to_string(index=False, float_format=lambda x: f"{x:.6f}")
+        "seed": seed,
+    } | {name: parts[name][0].to_dict(orient="records") for name in shown}
+    if hole is None and shared is None:
+        text = "".join(
+            f"{game.title} ({game.name}), optimal play, {title} (studsim {__version__}, "
+            f"seed {seed})\n\n"
+            + table.to_string(index=False, float_format=lambda x: f"{x:.6f}")
             + "\n\n"
-            + "\n".join(f"{name}: {text}" for name, text in METHODS.items())
-            + "\n"
-        )
+            for table, title in shown.values()
+        ) + "".join(f"{name}: {text}\n" for name, text in METHODS.items())
         folder = Path(out_dir or Path("results") / game.name)
         _write_files(folder, {"protection.json": data, "protection.txt": text})
     if as_json:
         print_json(data)
         return
-    click.echo(f"{game.title} ({game.name}): optimal play seeing the dealer's hole cards")
-    _print_frame(shown, "by the number of hole cards seen")
+    click.echo(f"{game.title} ({game.name}): optimal play seeing more cards")
+    for table, title in shown.values():
+        _print_frame(table, title)
 
 
 @main.command("game-buy")

@@ -1,5 +1,6 @@
 """Game protection: what the player gains when he also sees some of the dealer's hidden
-cards (a flashed or marked hole card, a dealer's hand seen whole).
+cards (a flashed or marked hole card, a dealer's hand seen whole) or other players'
+hands (shared across seats: dead for the dealer's hidden cards).
 
 In games decided by folding or betting on the dealt cards (Caribbean Stud), the player
 bets exactly when it is worth more than folding, given every card he sees: his hand,
@@ -24,16 +25,25 @@ from .exact import exact_game, value_lists
 from .simulation import DEFAULT_SEED, Z95, Z_999, _key
 from .variant import Variant, load_variant
 
-__all__ = ["HOLE_CARDS", "METHODS", "hole_card_rtp", "hole_card_table", "played_with_hole_cards"]
+__all__ = [
+    "HOLE_CARDS",
+    "METHODS",
+    "hole_card_rtp",
+    "played_with_hole_cards",
+    "protection_tables",
+    "shared_hands_rtp",
+]
 
 HOLE_CARDS = 4
 """The dealer's hidden cards."""
 DEFAULT_SAMPLES = 1_000_000
+DEFAULT_SHARED_SAMPLES = 200_000
+MAX_SHARED_HANDS = 4
 SAMPLE_BLOCK = 65_536
 """Sampled situations are weighed in blocks, so Ctrl-C and progress come often."""
 ENUMERATED = (0, 1, HOLE_CARDS)
 METHODS = {
-    "enumerated": "every situation (hand, upcard, hole cards seen) weighed exactly",
+    "enumerated": "every situation (hand, upcard, cards seen) weighed exactly",
     "sampled": "the exact optimal RTP plus the mean gain of seeing the cards over sampled "
     "situations, each weighed exactly; interval by the normal approximation",
 }
@@ -58,15 +68,15 @@ def _optimal_rtp(variant: Variant) -> float:
     return _OPTIMAL[variant.rules_hash]
 
 
-def _check(variant: Variant, hole: int) -> None:
+def _check(variant: Variant, seen: int, most: int, what: str) -> None:
     if variant.has_draws or variant.buy_game is not None:
         raise ValueError(
             f"{variant.name}: the protection figures cover games decided by folding or "
             "betting on the dealt cards (caribbean); draws and the dealer's game are not "
-            "weighed with the dealer's cards known yet"
+            "weighed with more cards seen yet"
         )
-    if not 0 <= hole <= HOLE_CARDS:
-        raise ValueError(f"hole cards known must be 0 to {HOLE_CARDS}, got {hole}")
+    if not 0 <= seen <= most:
+        raise ValueError(f"{what} must be 0 to {most}, got {seen}")
 
 
 def hole_card_rtp(
@@ -82,35 +92,72 @@ def hole_card_rtp(
     ``samples`` situations (default 1,000,000) drawn from ``seed``; ``progress`` is
     called with the work done and its total."""
     variant = load_variant(variant)
-    _check(variant, hole)
+    _check(variant, hole, HOLE_CARDS, "hole cards known")
     start = time.perf_counter()
-    optimal = _optimal_rtp(variant)
     row = {"hole_cards_known": hole}
     if samples is None and hole in ENUMERATED:
-        rtp = optimal if hole == 0 else _enumerated(variant, hole, progress)
+        rtp = _optimal_rtp(variant) if hole == 0 else _enumerated(variant, hole, progress)
         row |= {"rtp": rtp, "method": "enumerated", "standard_error": 0.0}
     else:
-        samples = samples or DEFAULT_SAMPLES
-        if samples < 2:
-            raise ValueError(f"samples must be at least 2, got {samples}")
-        gains = _sampled_gains(variant, hole, samples, seed, progress)
-        se = float(gains.std(ddof=1) / math.sqrt(samples))
-        rtp = optimal + float(gains.mean())
-        row |= {
-            "rtp": rtp,
-            "method": "sampled",
-            "standard_error": se,
-            "rtp_ci999": [rtp - Z_999 * se, rtp + Z_999 * se],
-            "samples": samples,
-            "seed": seed,
-            "situations_changing_decision": float((gains > 0).mean()),
-        }
-    row |= {
+        v, lists, every, key = variant.arrays(), value_lists(), _every_value(), _key(seed)
+
+        def weigh(first: int, out: np.ndarray) -> None:
+            kernels.sampled_gains_jit(v, lists, every, key, first, hole, out)
+
+        gains = _sampled_gains(weigh, samples or DEFAULT_SAMPLES, progress)
+        row |= _sampled_row(variant, gains, seed)
+    return row | _edges(variant, row["rtp"], start)
+
+
+def shared_hands_rtp(
+    variant: Variant | str,
+    hands: int,
+    *,
+    samples: int = DEFAULT_SHARED_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """The RTP under optimal play when the player also sees ``hands`` other players' hands
+    (1 to 4, five cards each: dead for the dealer's hidden cards), from ``samples``
+    situations drawn from ``seed``."""
+    variant = load_variant(variant)
+    _check(variant, hands, MAX_SHARED_HANDS, "other hands seen")
+    start = time.perf_counter()
+    row = {"other_hands_seen": hands}
+    if hands == 0:
+        row |= {"rtp": _optimal_rtp(variant), "method": "enumerated", "standard_error": 0.0}
+    else:
+        v, lists, key = variant.arrays(), value_lists(), _key(seed)
+
+        def weigh(first: int, out: np.ndarray) -> None:
+            kernels.shared_hands_gains_jit(v, lists, key, first, hands, out)
+
+        gains = _sampled_gains(weigh, samples, progress)
+        row |= _sampled_row(variant, gains, seed)
+    return row | _edges(variant, row["rtp"], start)
+
+
+def _sampled_row(variant: Variant, gains: np.ndarray, seed: int) -> dict:
+    """The figures of sampled gains over optimal play."""
+    se = float(gains.std(ddof=1) / math.sqrt(len(gains)))
+    rtp = _optimal_rtp(variant) + float(gains.mean())
+    return {
+        "rtp": rtp,
+        "method": "sampled",
+        "standard_error": se,
+        "rtp_ci999": [rtp - Z_999 * se, rtp + Z_999 * se],
+        "samples": len(gains),
+        "seed": seed,
+        "situations_changing_decision": float((gains > 0).mean()),
+    }
+
+
+def _edges(variant: Variant, rtp: float, start: float) -> dict:
+    return {
         "house_edge": 1 - rtp,
-        "gain_over_optimal": rtp - optimal,
+        "gain_over_optimal": rtp - _optimal_rtp(variant),
         "seconds": time.perf_counter() - start,
     }
-    return row
 
 
 def _enumerated(variant: Variant, hole: int, progress) -> float:
@@ -131,12 +178,14 @@ def _enumerated(variant: Variant, hole: int, progress) -> float:
     return 1 + float(weights @ sums) / (int(weights.sum()) * per_class)
 
 
-def _sampled_gains(variant: Variant, hole: int, samples: int, seed: int, progress) -> np.ndarray:
-    v, lists, every, key = variant.arrays(), value_lists(), _every_value(), _key(seed)
+def _sampled_gains(weigh: Callable, samples: int, progress) -> np.ndarray:
+    """The gains of ``samples`` situations, ``weigh(first, out)`` filling a block's."""
+    if samples < 2:
+        raise ValueError(f"samples must be at least 2, got {samples}")
     gains = np.empty(samples)
     for first in range(0, samples, SAMPLE_BLOCK):
         block = gains[first : first + SAMPLE_BLOCK]
-        kernels.sampled_gains_jit(v, lists, every, key, first, hole, block)
+        weigh(first, block)
         if progress:
             progress(first + len(block), samples)
     return gains
@@ -149,7 +198,7 @@ def played_with_hole_cards(
     when that is worth more than folding, settled against the dealer's whole hand: the
     RTP and its standard error (a check of ``hole_card_rtp`` by another path)."""
     variant = load_variant(variant)
-    _check(variant, hole)
+    _check(variant, hole, HOLE_CARDS, "hole cards known")
     nets = np.empty(rounds)
     kernels.played_rounds_jit(
         variant.arrays(), _key(seed), 0, hole, value_lists(), _every_value(), nets
@@ -159,17 +208,38 @@ def played_with_hole_cards(
     return {"rtp": rtp, "standard_error": se, "rtp_ci95": [rtp - Z95 * se, rtp + Z95 * se]}
 
 
-def hole_card_table(
+def protection_tables(
     variant: Variant | str,
     *,
     samples: int | None = None,
+    shared_samples: int = DEFAULT_SHARED_SAMPLES,
     seed: int = DEFAULT_SEED,
     progress: Callable[[str, int, int], None] | None = None,
-) -> pd.DataFrame:
-    """``hole_card_rtp`` for every number of hole cards known, 0 to 4."""
-    rows = []
-    for hole in range(HOLE_CARDS + 1):
-        stage = progress and (lambda done, total, h=hole: progress(f"{h} known", done, total))
-        sampled = None if hole in ENUMERATED else samples
-        rows.append(hole_card_rtp(variant, hole, samples=sampled, seed=seed, progress=stage))
-    return pd.DataFrame(rows)
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``hole_card_rtp`` for 0 to 4 hole cards seen (``samples`` where 2 or 3), and
+    ``shared_hands_rtp`` for 0 to 4 other hands seen."""
+
+    def stage(name: str):
+        return progress and (lambda done, total: progress(name, done, total))
+
+    holes = [
+        hole_card_rtp(
+            variant,
+            hole,
+            samples=None if hole in ENUMERATED else samples,
+            seed=seed,
+            progress=stage(f"{hole} hole cards seen"),
+        )
+        for hole in range(HOLE_CARDS + 1)
+    ]
+    shared = [
+        shared_hands_rtp(
+            variant,
+            hands,
+            samples=shared_samples,
+            seed=seed,
+            progress=stage(f"{hands} hands seen"),
+        )
+        for hands in range(MAX_SHARED_HANDS + 1)
+    ]
+    return pd.DataFrame(holes), pd.DataFrame(shared)

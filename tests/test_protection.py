@@ -2,6 +2,7 @@
 enumeration, the figures against the exact optimal RTP, each other and play."""
 
 import itertools
+import json
 import math
 
 import numpy as np
@@ -14,7 +15,7 @@ from simulate._evaluator import value5_jit
 from simulate._settlement import bet_multiple_jit, settle_jit
 from simulate.cli import main
 from simulate.exact import exact_game, value_lists
-from simulate.protection import hole_card_rtp, played_with_hole_cards
+from simulate.protection import hole_card_rtp, played_with_hole_cards, shared_hands_rtp
 from simulate.simulation import Z_999
 from simulate.variant import load_variant
 
@@ -91,11 +92,29 @@ def test_play_seeing_the_cards_agrees_with_the_figures(figures, hole):
     assert abs(played["rtp"] - figure["rtp"]) < Z_999 * se
 
 
+def test_other_hands_seen_raise_the_rtp_hand_by_hand(figures):
+    """Other players' hands are dead cards for the dealer's: with none seen the optimal
+    RTP; each hand seen adds (20,000 situations each, the same seed)."""
+    exact, _ = figures
+    assert shared_hands_rtp(CARIBBEAN, 0)["rtp"] == exact[0]["rtp"]
+    rows = [shared_hands_rtp(CARIBBEAN, hands, samples=20_000, seed=4) for hands in (1, 2, 4)]
+    gains = [row["gain_over_optimal"] for row in rows]
+    assert 0 < gains[0] < gains[1] < gains[2] < 0.1
+    for row in rows:
+        assert row["gain_over_optimal"] > Z_999 * row["standard_error"]  # known to be > 0
+
+
 def test_the_command_prints_and_bad_input_is_one_line():
     runner = CliRunner()
     result = runner.invoke(main, ["protect", "caribbean", "--hole", "2", "--samples", "2000"])
     assert result.exit_code == 0, result.output
     assert "sampled" in result.output and "gain_over_optimal" in result.output
+    shared = runner.invoke(main, ["protect", "caribbean", "--shared", "1", "--shared-samples",
+                                  "2000", "--json"])  # fmt: skip
+    assert shared.exit_code == 0, shared.output
+    assert json.loads(shared.stdout)["shared_hands"][0]["other_hands_seen"] == 1
+    both = runner.invoke(main, ["protect", "caribbean", "--hole", "1", "--shared", "1"])
+    assert both.exit_code == 2 and "not both" in both.stderr
     refused = runner.invoke(main, ["protect", "oasis", "--hole", "1"])
     assert refused.exit_code == 2
     assert refused.stderr.startswith("Error: oasis: the protection figures cover games")
