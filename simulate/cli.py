@@ -1052,11 +1052,19 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     help="Add rounds of several boxes: how many, or their antes (10,10,5).",
 )
 @target_se_option
+@click.option(
+    "--protection",
+    is_flag=True,
+    help="Add a section on what seeing the dealer's hole cards or other players' hands is "
+    "worth (fold-or-bet games; a few minutes).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
 @click.pass_context
 @reports_bad_input
 @cluster_option
-def report_command(ctx, variant, strategy, rounds, seed, out_dir, boxes, target_se, as_json):
+def report_command(
+    ctx, variant, strategy, rounds, seed, out_dir, boxes, target_se, protection, as_json
+):
     """Write the RTP report of VARIANT under a strategy: PDF and HTML (with --boxes, a
     section on several boxes against one dealer)."""
     out = Path(out_dir)
@@ -1071,7 +1079,9 @@ def report_command(ctx, variant, strategy, rounds, seed, out_dir, boxes, target_
     if boxes is not None:
         stake_plan(game, boxes)  # a plan breaking the rules fails before any round is played
     with _to_precision(ctx, rounds, target_se) as most:
-        report = build_report(game, plan, most, seed, boxes=boxes, target_se=target_se)
+        report = build_report(
+            game, plan, most, seed, boxes=boxes, target_se=target_se, protection=protection
+        )
     write_report(report, out)
     if as_json:
         print_json(report.figures)
@@ -1082,7 +1092,7 @@ def report_command(ctx, variant, strategy, rounds, seed, out_dir, boxes, target_
             k: v
             for k, v in report.figures.items()
             if isinstance(v, float | int | list)
-            and k not in ("rtp_by_stake", "jurisdictions", "boxes")
+            and k not in ("rtp_by_stake", "jurisdictions", "boxes", "protection")
         }
     )
 

@@ -28,6 +28,7 @@ from .variant import Variant, load_variant
 __all__ = [
     "HOLE_CARDS",
     "METHODS",
+    "covers",
     "hole_card_rtp",
     "played_with_hole_cards",
     "protection_tables",
@@ -68,8 +69,13 @@ def _optimal_rtp(variant: Variant) -> float:
     return _OPTIMAL[variant.rules_hash]
 
 
+def covers(variant: Variant) -> bool:
+    """Whether the protection figures weigh ``variant`` (decided by folding or betting)."""
+    return not variant.has_draws and variant.buy_game is None
+
+
 def _check(variant: Variant, seen: int, most: int, what: str) -> None:
-    if variant.has_draws or variant.buy_game is not None:
+    if not covers(variant):
         raise ValueError(
             f"{variant.name}: the protection figures cover games decided by folding or "
             "betting on the dealt cards (caribbean); draws and the dealer's game are not "
@@ -215,9 +221,10 @@ def protection_tables(
     shared_samples: int = DEFAULT_SHARED_SAMPLES,
     seed: int = DEFAULT_SEED,
     progress: Callable[[str, int, int], None] | None = None,
+    enumerated: tuple[int, ...] = ENUMERATED,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``hole_card_rtp`` for 0 to 4 hole cards seen (``samples`` where 2 or 3), and
-    ``shared_hands_rtp`` for 0 to 4 other hands seen."""
+    """``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated where in ``enumerated``,
+    else from ``samples``), and ``shared_hands_rtp`` for 0 to 4 other hands seen."""
 
     def stage(name: str):
         return progress and (lambda done, total: progress(name, done, total))
@@ -226,7 +233,7 @@ def protection_tables(
         hole_card_rtp(
             variant,
             hole,
-            samples=None if hole in ENUMERATED else samples,
+            samples=None if hole in enumerated else samples,
             seed=seed,
             progress=stage(f"{hole} hole cards seen"),
         )

@@ -37,6 +37,7 @@ from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
+from .protection import HOLE_CARDS, METHODS, covers, protection_tables
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run, run_to_precision
@@ -202,11 +203,18 @@ def build_report(
     stake_rounds: int | None = None,
     boxes: int | Sequence[float] | StakePlan | None = None,
     target_se: float | None = None,
+    protection: bool = False,
 ) -> Report:
     """Run and gather everything the report says; with ``boxes`` (as
     :func:`simulate.simulation.run` takes them), rounds of those boxes too. With
     ``target_se``, the rounds are played until the RTP's standard error is at most that
-    (``rounds`` being the most allowed)."""
+    (``rounds`` being the most allowed). With ``protection``, a section on what seeing
+    the dealer's hole cards or other players' hands is worth (``simulate.protection``)."""
+    if protection and not covers(load_variant(variant)):
+        raise ValueError(
+            f"{load_variant(variant).name}: the protection section covers games decided by "
+            "folding or betting on the dealt cards (caribbean)"
+        )
     if rounds < MIN_ROUNDS:
         raise ValueError(
             f"a report needs at least {MIN_ROUNDS:,} rounds (two blocks) for the intervals "
@@ -302,7 +310,39 @@ def build_report(
             "correlation": several.correlation.to_numpy().tolist(),
         }
         sections.append(_boxes_section(several))
+    if protection:
+        holes, shared = protection_tables(
+            variant, samples=PROTECTION_SAMPLES, shared_samples=PROTECTION_SAMPLES // 4,
+            seed=seed, enumerated=(0, HOLE_CARDS),
+        )  # fmt: skip
+        figures["protection"] = {
+            "hole_cards": holes.to_dict(orient="records"),
+            "shared_hands": shared.to_dict(orient="records"),
+        }
+        sections.append(_protection_section(len(sections) + 1, holes, shared))
     return Report(variant, plan, simulation, figures, sections, plots)
+
+
+PROTECTION_SAMPLES = 200_000
+"""Situations sampled per figure of the protection section."""
+
+
+def _protection_section(number: int, holes: pd.DataFrame, shared: pd.DataFrame) -> Section:
+    """The RTP under optimal play when the player sees more cards than the rules allow."""
+    columns = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
+    return Section(
+        f"{number}. Game protection",
+        [
+            "The RTP under optimal play when the player also sees some of the dealer's "
+            "hidden cards (a flashed or marked card, a hand seen whole), and when he sees "
+            "other players' hands (shared across seats: dead cards for the dealer's hand). "
+            + " ".join(f"{name.capitalize()}: {text}." for name, text in METHODS.items()),
+        ],
+        [
+            ("The dealer's hole cards seen", holes[["hole_cards_known", *columns]]),
+            ("Other players' hands seen", shared[["other_hands_seen", *columns]]),
+        ],
+    )
 
 
 def _boxes_section(result: SimulationResult) -> Section:

@@ -135,6 +135,25 @@ def test_report_with_several_boxes(tmp_path):
     assert SECTIONS[-1] in pdf_text(out / "report.pdf")
 
 
+def test_report_with_the_protection_section(tmp_path, monkeypatch):
+    """--protection adds what seeing the dealer's hole cards or other hands is worth, in
+    the figures and as the section after the others; refused where not weighed."""
+    monkeypatch.setattr(report_module, "PROTECTION_SAMPLES", 4_000)
+    report = build_report("caribbean", "basic", 8_192, seed=2, stake_rounds=4_096,
+                          protection=True)  # fmt: skip
+    holes = report.figures["protection"]["hole_cards"]
+    assert [row["hole_cards_known"] for row in holes] == [0, 1, 2, 3, 4]
+    assert [row["method"] for row in holes] == ["enumerated", *["sampled"] * 3, "enumerated"]
+    assert holes[0]["rtp"] == pytest.approx(report.figures["optimal_rtp"], abs=1e-12)
+    shared = report.figures["protection"]["shared_hands"]
+    assert [row["other_hands_seen"] for row in shared] == [0, 1, 2, 3, 4]
+    assert report.sections[-1].title == "11. Game protection"
+    out = write_report(report, tmp_path / "r")
+    assert "11. Game protection" in pdf_text(out / "report.pdf")
+    with pytest.raises(ValueError, match="protection section covers games decided by folding"):
+        build_report("oasis", "basic", 8_192, seed=2, protection=True)
+
+
 def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):
     report = build_report("oasis", "basic", 8_192, seed=1, stake_rounds=4_096)
     out = tmp_path / "report"
