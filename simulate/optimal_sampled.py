@@ -303,6 +303,9 @@ def discard_sampled(folder: Path) -> None:
         shutil.rmtree(path)
 
 
+_EXACT_RTPS: dict[str, float] = {}
+
+
 def optimal_rtp(variant: Variant) -> dict:
     """The RTP under optimal play and how it is known: exact enumeration where the game
     is weighed (without draws, or with draws from the saved counts), sampled where
@@ -310,7 +313,9 @@ def optimal_rtp(variant: Variant) -> dict:
     approximation's), else None; where the dealer's game was bought on paired deals,
     ``with_game``: that measurement (``game_buy.GameBuyGain.record``)."""
     if not variant.has_draws:
-        return {"rtp": exact_game(variant, "optimal").summary["rtp"], "method": "exact"}
+        if variant.rules_hash not in _EXACT_RTPS:  # seconds each: kept for the process
+            _EXACT_RTPS[variant.rules_hash] = exact_game(variant, "optimal").summary["rtp"]
+        return {"rtp": _EXACT_RTPS[variant.rules_hash], "method": "exact"}
     never_bought = "; the dealer's game never bought" if variant.buy_game else ""
     if supports_exact_draws(variant):
         result = optimal_result(variant)

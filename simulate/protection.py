@@ -21,7 +21,8 @@ import pandas as pd
 
 from . import _protection as kernels
 from ._exact import canonical_hands_jit
-from .exact import exact_game, value_lists
+from .exact import value_lists
+from .optimal_sampled import optimal_rtp
 from .simulation import DEFAULT_SEED, Z95, Z_999, _key
 from .variant import Variant, load_variant
 
@@ -59,14 +60,9 @@ def _every_value() -> np.ndarray:
     return _EVERY_VALUE
 
 
-_OPTIMAL: dict[str, float] = {}
-
-
 def _optimal_rtp(variant: Variant) -> float:
-    """The exact RTP of optimal play, seeing no hidden card (kept per rules)."""
-    if variant.rules_hash not in _OPTIMAL:
-        _OPTIMAL[variant.rules_hash] = exact_game(variant, "optimal").summary["rtp"]
-    return _OPTIMAL[variant.rules_hash]
+    """The exact RTP of optimal play, seeing no hidden card."""
+    return optimal_rtp(variant)["rtp"]
 
 
 def covers(variant: Variant) -> bool:

