@@ -141,8 +141,12 @@ def run(
         play = functools.partial(_play_unit, progress=progress) if client is None else _play_unit
         computed = (chunk for _, chunk in unit_results(client, play, pending, job))
         for unit in units:
-            chunk = kept.load(unit) if kept and kept.has(unit) else None
-            if chunk is None:
+            if kept and kept.has(unit):
+                chunk = kept.load(unit)
+                if chunk is None:  # its file cannot be read: played again, here
+                    chunk = _play_unit(job, unit, progress)
+                    kept.save(unit, chunk)
+            else:
                 chunk = next(computed)
                 if kept:
                     kept.save(unit, chunk)
