@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 import os
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 from . import _engine as engine
 from .bench import _best_time, _machine, _package_version
-from .cluster import start_client, unit_results, using
+from .cluster import cluster_client, unit_results
 from .optimal_game import RANGE_CLASSES, exact_optimal_game
 from .provenance import __version__
 from .simulation import CLUSTER_CHUNK_BLOCKS, run
@@ -43,29 +44,24 @@ def bench_cluster(
     exact_classes: int = 2 * RANGE_CLASSES,
     repeats: int = 3,
     seed: int = 1,
-    folder: Path | None = None,
 ) -> dict:
     """Rounds per second (Oasis, basic) and exact situations per second (Oasis's optimal
     play, its first ``exact_classes`` hand classes, in ranges of 1,024) here and on
     LocalClusters of 1 and 2 worker processes; the scheduler's cost per unit; a
     projection for N machines."""
     cpus = os.cpu_count() or 1
-    classes = exact_classes
     oasis = load_variant(EXACT_VARIANT)
     rows = []
     overheads = {}
-    scratch = Path(folder or Path.home() / ".cache" / "studsim" / "bench-cluster")
     for label, spec in _setups(sorted({1, cpus})):
-        client = start_client(spec) if spec else None
-        try:
+        with cluster_client(spec) as client, tempfile.TemporaryDirectory() as checkpoints:
             _warm(seed)
             if client is not None:
                 client.run(_warm, seed)
-            with using(client):
-                seconds = _best_time(lambda: run(VARIANT, STRATEGY, rounds, seed=seed), repeats)
-                started = time.perf_counter()
-                exact_optimal_game(oasis, scratch / label.replace(" ", "-"), classes=classes)
-                exact_seconds = time.perf_counter() - started
+            seconds = _best_time(lambda: run(VARIANT, STRATEGY, rounds, seed=seed), repeats)
+            started = time.perf_counter()
+            exact_optimal_game(oasis, Path(checkpoints), classes=exact_classes)
+            exact_seconds = time.perf_counter() - started
             if client is not None:
                 overheads[label] = (
                     _best_time(
@@ -74,16 +70,11 @@ def bench_cluster(
                     )
                     / TINY_UNITS
                 )
-        finally:
-            if client is not None:
-                client.close()
-            for path in (scratch / label.replace(" ", "-")).glob("range-*.npz"):
-                path.unlink()
         rows.append(
             {
                 "setup": label,
                 "rounds_per_s": rounds / seconds,
-                "exact_situations_per_s": classes * 47 / exact_seconds,
+                "exact_situations_per_s": exact_classes * 47 / exact_seconds,
             }
         )
     local = rows[0]
@@ -102,10 +93,10 @@ def bench_cluster(
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "seed": seed,
         "rounds": rounds,
-        "exact_classes": classes,
+        "exact_classes": exact_classes,
         "repeats": repeats,
         "simulation": f"{VARIANT}, {STRATEGY}",
-        "exact": f"{EXACT_VARIANT}, optimal play with draws, first {classes:,} hand classes",
+        "exact": f"{EXACT_VARIANT}, optimal play with draws, first {exact_classes:,} hand classes",
         "rows": rows,
         "overhead_per_unit_s": overheads,
         "projection": _projection(max(rows[1:], key=lambda row: row["rounds_per_s"]), overhead),

@@ -1183,7 +1183,7 @@ def bench_simulate_command(rounds, repeats, python_rounds, seed, out_dir, as_jso
     help="Hand classes of Oasis weighed exactly per setup (ranges of 1,024).",
 )
 @click.option("--repeats", default=3, show_default=True, type=click.IntRange(1))
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
+@seed_option("Seed of the simulated rounds.")
 @click.option(
     "--out-dir",
     default="results/benchmarks",
