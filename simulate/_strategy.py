@@ -12,6 +12,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ._evaluator import category_jit, hand_value_jit, next_combination_jit, value5_jit
+from ._settlement import FIVE_CARD_VALUES
 from .codes import Action, Category, Point
 
 # draws (bits of the DRAWS column: any of them)
@@ -321,7 +322,6 @@ def decide_jit(rules, point, cards, upcard, seen):
 UNDECIDED = -1
 """A first-action table's entry where the rules need more than the hand's value and the
 upcard's rank (a draw, the cards seen, the positions of the cards to keep)."""
-FIVE_CARD_VALUES = 7462
 
 
 @njit(cache=True)

@@ -842,7 +842,7 @@ def protect_command(variant, hole, shared, samples, shared_samples, seed, out_di
     the player also sees 0 to 4 of the dealer's hole cards (a flashed or marked card, a
     hand seen whole), and when he sees 0 to 4 other players' hands. Without --hole or
     --shared, both tables, written to results/VARIANT/protection.json and .txt."""
-    from .protection import METHODS, hole_card_rtp, protection_tables, shared_hands_rtp
+    from .protection import COLUMNS, METHODS, hole_card_rtp, protection_tables, shared_hands_rtp
 
     if hole is not None and shared is not None:
         raise InputError("give --hole or --shared, not both")
@@ -860,13 +860,12 @@ def protect_command(variant, hole, shared, samples, shared_samples, seed, out_di
         else:
             tables = protection_tables(game, samples=samples, shared_samples=shared_samples,
                                        seed=seed, progress=progress)  # fmt: skip
-    columns = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
     parts = {
         "hole_cards": (tables[0], "hole_cards_known", "the dealer's hole cards seen"),
         "shared_hands": (tables[1], "other_hands_seen", "other players' hands seen"),
     }
     shown = {
-        name: (table[[key, *columns]], title)
+        name: (table[[key, *COLUMNS]], title)
         for name, (table, key, title) in parts.items()
         if table is not None
     }

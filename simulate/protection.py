@@ -12,6 +12,7 @@ situations, each weighed exactly, with its standard error.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from .simulation import DEFAULT_SEED, Z95, Z_999, _key
 from .variant import Variant, load_variant
 
 __all__ = [
+    "COLUMNS",
     "HOLE_CARDS",
     "METHODS",
     "covers",
@@ -50,14 +52,13 @@ METHODS = {
     "situations, each weighed exactly; interval by the normal approximation",
 }
 
-_EVERY_VALUE = None
+COLUMNS = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
+"""The figures of a row shown in tables, after what is seen."""
 
 
+@functools.cache
 def _every_value() -> np.ndarray:
-    global _EVERY_VALUE
-    if _EVERY_VALUE is None:
-        _EVERY_VALUE = kernels.every_value_jit()
-    return _EVERY_VALUE
+    return kernels.every_value_jit()
 
 
 def _optimal_rtp(variant: Variant) -> float:

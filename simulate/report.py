@@ -37,7 +37,7 @@ from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimal_sampled import optimal_rtp
-from .protection import HOLE_CARDS, METHODS, covers, protection_tables
+from .protection import COLUMNS, HOLE_CARDS, METHODS, covers, protection_tables
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run, run_to_precision
@@ -210,17 +210,17 @@ def build_report(
     ``target_se``, the rounds are played until the RTP's standard error is at most that
     (``rounds`` being the most allowed). With ``protection``, a section on what seeing
     the dealer's hole cards or other players' hands is worth (``simulate.protection``)."""
-    if protection and not covers(load_variant(variant)):
-        raise ValueError(
-            f"{load_variant(variant).name}: the protection section covers games decided by "
-            "folding or betting on the dealt cards (caribbean)"
-        )
     if rounds < MIN_ROUNDS:
         raise ValueError(
             f"a report needs at least {MIN_ROUNDS:,} rounds (two blocks) for the intervals "
             f"it states, got {rounds:,}"
         )
     variant = load_variant(variant)
+    if protection and not covers(variant):
+        raise ValueError(
+            f"{variant.name}: the protection section covers games decided by folding or "
+            "betting on the dealt cards (caribbean)"
+        )
     plan = load_strategy(strategy, variant)
     if target_se is None:
         simulation = run(variant, plan, rounds, seed=seed, threads=threads)
@@ -329,7 +329,6 @@ PROTECTION_SAMPLES = 200_000
 
 def _protection_section(number: int, holes: pd.DataFrame, shared: pd.DataFrame) -> Section:
     """The RTP under optimal play when the player sees more cards than the rules allow."""
-    columns = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
     return Section(
         f"{number}. Game protection",
         [
@@ -339,8 +338,8 @@ def _protection_section(number: int, holes: pd.DataFrame, shared: pd.DataFrame) 
             + " ".join(f"{name.capitalize()}: {text}." for name, text in METHODS.items()),
         ],
         [
-            ("The dealer's hole cards seen", holes[["hole_cards_known", *columns]]),
-            ("Other players' hands seen", shared[["other_hands_seen", *columns]]),
+            ("The dealer's hole cards seen", holes[["hole_cards_known", *COLUMNS]]),
+            ("Other players' hands seen", shared[["other_hands_seen", *COLUMNS]]),
         ],
     )
 

@@ -173,8 +173,9 @@ class Strategy:
         open_boxes: int = 1,
     ) -> ExactDecisions:
         """What the engine reads to play rounds ``start .. stop`` of the seed ``key``
-        (rounds of ``boxes`` boxes, the first ``open_boxes`` decided) exactly; empty
-        unless the strategy is a ``TABLE``."""
+        (rounds of ``boxes`` boxes, the first ``open_boxes`` decided): a ``TABLE``'s exact
+        decisions, a ``RULES`` strategy's first actions by value and upcard rank; else
+        empty."""
         if self.kind is StrategyKind.RULES:
             return no_decisions()._replace(first_actions=self._first_actions)
         if self.exact_play is None:
