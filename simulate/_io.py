@@ -66,6 +66,14 @@ def write_npz(path: str | Path, compress: bool = True, **arrays) -> Path:
     return path
 
 
+def write_figure(path: str | Path, figure, dpi: int = 120) -> Path:
+    """Save a matplotlib figure, in the format its suffix names, atomically."""
+    path = Path(path)
+    with _replaced(path) as tmp:
+        figure.savefig(tmp, format=path.suffix.lstrip(".") or "png", dpi=dpi)
+    return path
+
+
 def read_keyed_npz(path: str | Path, key: str) -> dict | None:
     """The arrays of an ``.npz`` file written with ``key=key`` (its key left out), or None
     where it is missing, unreadable or of another key."""

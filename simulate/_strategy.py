@@ -37,8 +37,9 @@ KEEP_HIGHEST, KEEP_BEST_FIVE = 9, 10
     KEEP_COUNT,
     THROW,
     SEEN_UPCARD_RANK,
-) = range(14)
-RULE_COLUMNS = 14
+    UPCARD_BELOW,
+) = range(15)
+RULE_COLUMNS = 15
 ANY_COUNT = 15  # SEEN_UPCARD_RANK of a rule without the condition: counts 0 to 3
 
 _ANY_CATEGORY = (1 << len(Category)) - 1
@@ -292,7 +293,7 @@ def decide_jit(rules, point, cards, upcard, seen):
     up_rank_seen = -1  # computed when a rule asks
     for r in range(rules.shape[0]):
         rule = rules[r]
-        if rule[POINT] != point or not _holds(rule, value, category, ranks, up_rank):
+        if rule[POINT] != point or not _holds(rule, cards, value, category, ranks, up_rank):
             continue
         if rule[SEEN_UPCARD_RANK] != ANY_COUNT:
             if up_rank_seen < 0:
@@ -353,7 +354,9 @@ def first_actions_jit(rules, hands):
         for up_rank in range(13):
             for r in range(rules.shape[0]):
                 rule = rules[r]
-                if rule[POINT] != Point.FIRST or not _holds(rule, value, category, ranks, up_rank):
+                if rule[POINT] != Point.FIRST or not _holds(
+                    rule, cards, value, category, ranks, up_rank
+                ):
                     continue
                 if rule[SEEN_UPCARD_RANK] != ANY_COUNT or rule[DRAWS]:
                     break  # the cards seen or the suits decide
@@ -371,10 +374,19 @@ def first_action_jit(first_actions, cards, upcard):
     return first_actions[value, upcard >> 2]
 
 
+@njit(cache=True)
+def nth_highest_rank_jit(cards, n):
+    """The rank of the ``n``-th highest of the cards (1: the highest; pairs count twice)."""
+    ranks = np.sort(cards >> 2)
+    return ranks[ranks.shape[0] - n]
+
+
 @njit(cache=True, inline="always")
-def _holds(rule, value, category, ranks, up_rank) -> bool:
+def _holds(rule, cards, value, category, ranks, up_rank) -> bool:
     """Whether the rule's conditions on the hand's value and ranks and the upcard's rank
     hold."""
+    if rule[UPCARD_BELOW] and up_rank >= nth_highest_rank_jit(cards, rule[UPCARD_BELOW]):
+        return False
     if value < rule[VALUE_MIN] or value > rule[VALUE_MAX]:
         return False
     if not (rule[CATEGORIES] >> category) & 1:

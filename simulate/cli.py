@@ -320,22 +320,46 @@ def _print_frame(frame, title: str) -> None:
 
 @main.command("strategies")
 @click.argument("variant")
+@click.option("--explain", is_flag=True, help="Each strategy's rules in words, and its chart.")
+@click.option(
+    "--charts",
+    type=click.Path(file_okay=False),
+    help="Write each fold-or-bet strategy's chart to this folder (NAME.png).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def strategies_command(variant: str, as_json: bool) -> None:
-    """List the strategies shipped for VARIANT."""
+def strategies_command(variant: str, explain: bool, charts: str | None, as_json: bool) -> None:
+    """List the strategies shipped for VARIANT; with --explain, say what each does."""
+    from .strategy import StrategyKind
+    from .strategy_chart import fold_or_bet_chart, write_chart
+    from .strategy_text import describe_strategy
+
     game = load_variant(variant)
-    rows = [
-        {
-            "strategy": name,
-            "description": " ".join(load_strategy(name, game).description.split()),
-        }
-        for name in strategy_names(game.name)
-    ]
+    rows, explained = [], []
+    for name in strategy_names(game.name):
+        strategy = load_strategy(name, game)
+        rows.append({"strategy": name, "description": " ".join(strategy.description.split())})
+        if not (explain or charts) or strategy.kind is not StrategyKind.RULES:
+            continue
+        try:
+            chart = fold_or_bet_chart(strategy)
+        except ValueError:
+            chart = None  # draws: the words say it all
+        if charts and chart is not None:
+            write_chart(strategy, Path(charts) / f"{name}.png", f"{game.title}: {name}")
+        rows[-1]["words"] = describe_strategy(strategy)
+        if chart is not None:
+            rows[-1]["chart"] = chart.to_dict(orient="index")
+        explained.append((rows[-1], chart))
     if as_json:
         print_json(rows)
-    else:
+    elif not explain:
         print_table(rows, ["strategy", "description"])
+    else:
+        for row, chart in explained:
+            click.echo("\n" + "\n".join(row["words"]))
+            if chart is not None:
+                click.echo(chart.to_string())
 
 
 @main.command("simulate")
@@ -969,6 +993,58 @@ def game_buy_command(variant, samples, seed, table, as_json) -> None:
     click.echo(f"{game.title} ({game.name}), optimal play and the dealer's game")
     table = [{"figure": figure, "value": _shown(value)} for figure, value in rows]
     print_table(table, ["figure", "value"], right=["value"])
+
+
+@main.command("derive")
+@click.argument("variant")
+@click.option(
+    "--rules",
+    "max_rules",
+    default=24,
+    show_default=True,
+    type=click.IntRange(2, 60),
+    help="The most rules of the ladder's last rung (the default rule included).",
+)
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    help="Where derived.json, .txt and the charts go (default: results/VARIANT).",
+)
+@click.option(
+    "--strategies-dir",
+    type=click.Path(file_okay=False),
+    help="Where simple.toml and expert.toml go (default: strategies/VARIANT).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def derive_command(variant, max_rules, out_dir, strategies_dir, as_json) -> None:
+    """Derive rule strategies a person can follow from VARIANT's exact optimal decisions:
+    a ladder from one rule up, each rung with its exact RTP and its cost against optimal
+    play; the simple and expert rungs written as strategy files, with their charts."""
+    from .derive import derive_ladder, save_derived
+
+    game = load_variant(variant)
+    ladder = derive_ladder(game, max_rules)
+    written = save_derived(
+        ladder,
+        Path(out_dir or Path("results") / game.name),
+        Path(strategies_dir or Path("strategies") / game.name),
+        f"{game.title} ({game.name})",
+    )
+    data = json.loads(Path(written["derived.json"]).read_text())
+    if as_json:
+        print_json(data)
+        return
+    click.echo(f"{game.title} ({game.name}): rule strategies from the optimal decisions")
+    _print_frame(ladder.table, "the ladder (each rung adds a rule)")
+    _print_figures(
+        {"optimal rtp": ladder.optimal_rtp}
+        | {
+            f"{name} rtp ({row['rules']} rules)": row["rtp"]
+            for name, row in data["shipped"].items()
+        }
+    )
+    click.echo("written: " + ", ".join(str(path) for path in written.values()))
 
 
 @main.command("optimize")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import _sessions as kernels
+from ._io import write_figure
 from .catalog import load_strategy
 from .provenance import software
 from .simulation import DEFAULT_SEED, _key
@@ -217,7 +218,7 @@ class SessionResult:
         )
         figure.tight_layout()
         if path:
-            figure.savefig(path, dpi=120)
+            write_figure(path, figure)
         return figure
 
     def to_json(self) -> dict:

@@ -83,6 +83,7 @@ CONDITIONS = (
     "holds_any",
     "upcard",
     "upcard_matches",
+    "upcard_below",
     "seen_upcard_rank",
 )
 
@@ -324,6 +325,10 @@ def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
     matches = rule.data.get("upcard_matches")
     row[k.UPCARD_MATCHES] = -1 if matches is None else int(rule.flag("upcard_matches"))
     row[k.SEEN_UPCARD_RANK] = _counts(rule, "seen_upcard_rank", 3) or k.ANY_COUNT
+    if rule.has("upcard_below"):
+        row[k.UPCARD_BELOW] = rule.integer("upcard_below", 0)
+        if not 1 <= row[k.UPCARD_BELOW] <= 5:
+            raise rule.error("upcard_below", "must be a card of the hand, 1 (its highest) to 5")
     row[k.KEEP], row[k.KEEP_COUNT], row[k.THROW] = k.KEEP_NONE, 0, 0
     if action in ("exchange", "replace"):
         _keep(rule, row, action, variant)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .strategy import Strategy
 
-__all__ = ["describe_strategy"]
+__all__ = ["describe_strategy", "rule_words"]
 
 POINT_NAMES = {
     "first": "On the five dealt cards",
@@ -20,11 +20,14 @@ CONDITION_WORDS = {
     "holds": "the player holds the ranks {}",
     "holds_any": "the player holds one of the ranks {}",
     "upcard": "the upcard's rank is one of {}",
+    "upcard_below": "the upcard's rank is below the player's card number {} (by rank, "
+    "highest first)",
     "seen_upcard_rank": "the player has seen {} other cards of the upcard's rank",
 }
 
 
-def _rule_words(rule: dict) -> str:
+def rule_words(rule: dict) -> str:
+    """One rule in words: its action, and when it applies."""
     action = rule["action"]
     if action in ("exchange", "replace"):
         action += (
@@ -54,7 +57,7 @@ def describe_strategy(strategy: Strategy) -> list[str]:
     for point, words in POINT_NAMES.items():
         rules = strategy.data.get(point)
         if rules:
-            steps = "; ".join(f"{i}. {_rule_words(rule)}" for i, rule in enumerate(rules, 1))
+            steps = "; ".join(f"{i}. {rule_words(rule)}" for i, rule in enumerate(rules, 1))
             lines.append(f"{words}, the first rule that applies: {steps}.")
     game = strategy.data.get("buy_game_decision", "never")
     lines.append(

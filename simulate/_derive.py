@@ -1,0 +1,102 @@
+"""numba kernels of the strategy derivation: what betting gains over folding, per hand
+value and upcard rank, and the best rule to add to a list of rules.
+
+Groups are (hand value, upcard rank): the conditions of a rule strategy's first decision
+read nothing else (``_strategy.first_actions_jit``). A rule is a set of upcard ranks
+(one interval), whether the upcard matches one of the player's ranks, whether it is
+below the player's n-th highest card, which ranks he holds, and an interval of hand
+values; ``best_rule_jit`` tries them all for one action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._evaluator import value5_jit
+from ._exact import play_ev_jit
+from ._settlement import bet_multiple_jit
+
+ANY = -1  # a condition left out (match, n-th card)
+
+
+@njit(cache=True, parallel=True)
+def bet_gains_jit(v, lists, reps, weights, out):
+    """``out[row, upcard]``: how much betting the representative hand ``reps[row]``
+    returns more than folding it against that upcard (EV + 1, in antes), times the
+    hand class's size; 0 where the upcard is in the hand."""
+    for row in prange(reps.shape[0]):
+        hand = reps[row]
+        value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        multiple = bet_multiple_jit(v, hand, value)
+        dead = np.sort(hand)
+        for upcard in range(52):
+            if upcard in (hand[0], hand[1], hand[2], hand[3], hand[4]):
+                continue
+            ev = play_ev_jit(v, lists, hand, value, multiple, upcard, dead, 5)[0]
+            out[row, upcard] = weights[row] * (ev + 1.0)
+
+
+@njit(cache=True)
+def _kadane(sums):
+    """(best sum, first, last) of a contiguous run of ``sums`` (empty: 0, 0, -1)."""
+    best, first, last = 0.0, 0, -1
+    running, start = 0.0, 0
+    for i in range(sums.shape[0]):
+        if running <= 0.0:
+            running, start = 0.0, i
+        running += sums[i]
+        if running > best:
+            best, first, last = running, start, i
+    return best, first, last
+
+
+@njit(cache=True, parallel=True)
+def best_rule_jit(change, rank_masks, nth_ranks, holds_masks):
+    """The rule whose groups gain most, ``change[value, up_rank]`` being what the rule's
+    action gains on each group (hand values in increasing order along the first axis).
+
+    Tried: every interval of upcard ranks x upcard matching (yes, no, ``ANY``) x upcard
+    below the player's n-th highest card (``ANY`` or n = 1..5) x holding one of the
+    ranks of ``holds_masks[i]`` (0: any) x the best interval of hand values.
+    Returns (gain, first value index, last value index, low rank, high rank, match,
+    n-th card, holds index)."""
+    n_values = change.shape[0]
+    n_holds = holds_masks.shape[0]
+    combos = 3 * 6 * n_holds
+    gains = np.zeros(combos)
+    found = np.zeros((combos, 4), dtype=np.int64)  # first, last, low, high
+    for combo in prange(combos):
+        match = combo % 3 - 1
+        nth = (combo // 3) % 6 - 1 if (combo // 3) % 6 else ANY
+        holds = holds_masks[combo // 18]
+        cumulative = np.zeros((n_values, 14))
+        for value in range(n_values):
+            ranks = rank_masks[value]
+            if holds and not ranks & holds:
+                for r in range(13):
+                    cumulative[value, r + 1] = cumulative[value, r]
+                continue
+            for r in range(13):
+                held = (ranks >> r) & 1
+                keep = (match == ANY or held == match) and (
+                    nth == ANY or r < nth_ranks[value, nth]
+                )
+                cumulative[value, r + 1] = cumulative[value, r] + (
+                    change[value, r] if keep else 0.0
+                )
+        sums = np.empty(n_values)
+        for low in range(13):
+            for high in range(low, 13):
+                for value in range(n_values):
+                    sums[value] = cumulative[value, high + 1] - cumulative[value, low]
+                best, first, last = _kadane(sums)
+                if best > gains[combo] + 1e-12:
+                    gains[combo] = best
+                    found[combo, 0], found[combo, 1] = first, last
+                    found[combo, 2], found[combo, 3] = low, high
+    best = np.argmax(gains)
+    match = best % 3 - 1
+    nth = (best // 3) % 6 - 1 if (best // 3) % 6 else ANY
+    first, last, low, high = found[best]
+    return gains[best], first, last, low, high, match, nth, best // 18

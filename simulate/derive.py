@@ -1,0 +1,372 @@
+"""Rule strategies a person can follow, derived from the exact optimal decisions.
+
+In a game decided by folding or betting on the dealt cards, a rule strategy's decision
+reads the hand's value, its ranks and the upcard's rank (``_strategy``), so what any
+such strategy returns is a sum over (hand value, upcard rank) groups of what betting
+gains over folding there, weighed exactly over every deal (``bet_gains``). A ladder of
+strategies grows from the better of always folding and always betting by one rule at a
+time, each time the rule (put first, or last before the default) that gains the most;
+each rung's RTP is exact up to rounding of the sums, and its cost is what it returns
+less than optimal play.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import tomli_w
+
+from . import _derive as kernels
+from ._evaluator import value5_jit
+from ._exact import canonical_hands_jit
+from ._io import write_atomic, write_json
+from ._strategy import hand_per_value_jit
+from .cards import RANKS
+from .codes import Category
+from .evaluator import best_five, threshold_value
+from .exact import exact_game, value_lists
+from .provenance import __version__, software
+from .strategy import Strategy
+from .strategy_chart import write_chart
+from .strategy_text import rule_words
+from .variant import Variant, load_variant
+
+__all__ = ["HOLDS_ANY", "Ladder", "bet_gains", "derive_ladder", "named_strategies", "save_derived"]
+
+HOLDS_ANY = ("", "A", "K", "Q", "J", "QJ", "KQ", "KQJ")
+"""The ranks a rule may ask the player to hold one of ('' : no such condition)."""
+MAX_RULES = 24
+SIMPLE_COST, EXPERT_COST = 0.005, 0.0002
+"""The most RTP a shipped simple or expert strategy may return less than optimal play."""
+METHOD = (
+    "Each rung adds the rule (put first, or last before the default) that gains the most "
+    "over every deal, weighed exactly per hand value and upcard rank; RTPs exact (float "
+    "sums of exact EVs), the shipped strategies enumerated again from their files."
+)
+_NAMED = [c for c in Category if c != Category.HIGH_CARD]
+"""The categories a rule names as its lowest hand ('high-card' is every hand)."""
+SITUATIONS = math.comb(52, 5) * 47
+"""Every (player hand, upcard) situation, equally likely."""
+_TOLERANCE = 1e-9  # gains (per situation) below this are rounding
+_GAINS: dict[str, tuple[np.ndarray, float]] = {}
+
+
+@functools.cache
+def _hands_by_value() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A hand of every value, its ranks as a mask and its n-th highest ranks."""
+    hands = hand_per_value_jit()
+    ranks = np.sort(hands >> 2, axis=1)[:, ::-1]
+    masks = np.zeros(len(hands), dtype=np.int64)
+    for column in range(5):
+        masks |= np.int64(1) << ranks[:, column]
+    return hands, masks, np.ascontiguousarray(ranks)
+
+
+def bet_gains(variant: Variant | str) -> np.ndarray:
+    """``gains[value, up_rank]``: what betting returns more than folding on every deal
+    of a hand of that value against an upcard of that rank, summed, per situation (so
+    the RTP of betting on a set of groups is the sum of their gains)."""
+    variant = load_variant(variant)
+    if variant.has_draws:
+        raise ValueError(
+            f"{variant.name} has draws: strategies are derived for games decided by "
+            "folding or betting on the dealt cards (caribbean)"
+        )
+    return _bet_gains(variant)[0]
+
+
+def _bet_gains(variant: Variant) -> tuple[np.ndarray, float]:
+    """The gains by group, and the optimal RTP (betting on every situation where
+    betting gains, the suits seen); kept for the process (about 15 s each)."""
+    if variant.rules_hash not in _GAINS:
+        _GAINS[variant.rules_hash] = _weighed_gains(variant)
+    return _GAINS[variant.rules_hash]
+
+
+def _weighed_gains(variant: Variant) -> tuple[np.ndarray, float]:
+    reps, weights = canonical_hands_jit()
+    per_upcard = np.zeros((len(reps), 52))
+    kernels.bet_gains_jit(variant.arrays(), value_lists(), reps, weights.astype(float), per_upcard)
+    values = np.array([value5_jit(*hand) for hand in reps.tolist()])
+    gains = np.zeros((len(_hands_by_value()[0]), 13))
+    np.add.at(gains, values, per_upcard.reshape(len(reps), 13, 4).sum(axis=2))
+    return gains / SITUATIONS, float(np.maximum(per_upcard, 0).sum() / SITUATIONS)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: its action, the groups' value interval (inclusive) and its conditions."""
+
+    action: str
+    first: int
+    last: int
+    low: int  # upcard ranks low..high
+    high: int
+    match: int  # kernels.ANY, 0 or 1
+    nth: int  # kernels.ANY or n - 1
+    holds: str
+
+    def covers(self) -> np.ndarray:
+        """Which groups (value, upcard rank) the rule's conditions hold on."""
+        hands, masks, nth_ranks = _hands_by_value()
+        values = np.arange(len(hands))
+        ups = np.arange(13)
+        held = (masks[:, None] >> ups[None, :]) & 1
+        mask = ((values >= self.first) & (values <= self.last))[:, None] & (
+            (ups >= self.low) & (ups <= self.high)
+        )[None, :]
+        if self.match != kernels.ANY:
+            mask &= held == self.match
+        if self.nth != kernels.ANY:
+            mask &= ups[None, :] < nth_ranks[:, self.nth][:, None]
+        if self.holds:
+            wanted = sum(1 << RANKS.index(r) for r in self.holds)
+            mask &= ((masks & wanted) != 0)[:, None]
+        mask[0] = False  # no hand has value 0
+        return mask
+
+    def data(self) -> dict:
+        """The rule as a strategy file writes it."""
+        last_value = len(_hands_by_value()[0]) - 1
+        rule: dict = {"action": self.action}
+        if self.first > 1:
+            rule["at_least"] = _value_text(self.first)
+        if self.last < last_value:
+            rule["below"] = _value_text(self.last + 1)
+        if (self.low, self.high) != (0, 12):
+            rule["upcard"] = RANKS[self.low : self.high + 1]
+        if self.match != kernels.ANY:
+            rule["upcard_matches"] = bool(self.match)
+        if self.nth != kernels.ANY:
+            rule["upcard_below"] = self.nth + 1
+        if self.holds:
+            rule["holds_any"] = self.holds
+        return rule
+
+
+def _value_text(value: int) -> str:
+    """A hand value as a rule names it: a category where it is the category's lowest
+    hand, else five cards (ranks as the hand ranks them, suits spread unless a flush)."""
+    for category in _NAMED:
+        if threshold_value(category.key) == value:
+            return category.key
+    five = best_five(_hands_by_value()[0][value])
+    flush = len({card & 3 for card in five.tolist()}) == 1
+    return " ".join(
+        RANKS[card >> 2] + ("s" if flush else "shdc"[i % 4])
+        for i, card in enumerate(five.tolist())
+    )
+
+
+@dataclass
+class Ladder:
+    """Rule strategies of increasing size, each with its RTP and its cost: rung k reads
+    the first k - 1 rules found (in the order they are read) and the default."""
+
+    variant: Variant
+    default: str
+    rules: list[Rule]
+    """In the order they were found."""
+    order: list[int]
+    """The rules' indexes in the order a strategy reads them."""
+    put_first: list[bool]
+    """Whether each rule was put first (else last before the default)."""
+    rtps: list[float]
+    optimal_rtp: float
+    grouped_rtp: float
+    """The most any strategy deciding by hand value and upcard rank returns."""
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per rung: its number of rules, RTP, house edge, cost against optimal
+        play, where it puts its rule and the rule."""
+        added = [{"action": self.default}, *(rule.data() for rule in self.rules)]
+        rows = [
+            {
+                "rules": n + 1,
+                "rtp": rtp,
+                "house_edge": 1 - rtp,
+                "cost": self.optimal_rtp - rtp,
+                "put": "" if n == 0 else ("first" if self.put_first[n - 1] else "last"),
+                "added": rule_words(added[n]),
+            }
+            for n, rtp in enumerate(self.rtps)
+        ]
+        return pd.DataFrame(rows)
+
+    def rung(self, cost: float) -> int:
+        """The fewest rules whose cost is at most ``cost`` (else the largest rung)."""
+        for n, rtp in enumerate(self.rtps):
+            if self.optimal_rtp - rtp <= cost:
+                return n + 1
+        return len(self.rtps)
+
+    def strategy_data(self, rules: int, name: str = "derived", description: str = "") -> dict:
+        """The rung with ``rules`` rules as strategy data (a strategy file's layout)."""
+        kept = [self.rules[i].data() for i in self.order if i < rules - 1]
+        return {
+            "name": name,
+            "variant": self.variant.name,
+            "description": description,
+            "first": [*kept, {"action": self.default}],
+        }
+
+    def strategy(self, rules: int, name: str = "derived", description: str = "") -> Strategy:
+        """The rung with ``rules`` rules, validated as any strategy file."""
+        return Strategy.from_dict(self.strategy_data(rules, name, description), self.variant)
+
+
+def _simplest(rule: Rule, change: np.ndarray, gain: float) -> Rule:
+    """The rule with its value interval widened to no bound, or to a category's edge,
+    wherever that gains as much."""
+    last_value = change.shape[0] - 1
+    edges = sorted({threshold_value(c.key) for c in _NAMED})
+    firsts = [1] + [e for e in edges if e <= rule.first]
+    lasts = [last_value] + [e - 1 for e in edges if e - 1 >= rule.last]
+    for first in firsts:
+        for last in lasts:
+            wider = replace(rule, first=first, last=last)
+            if change[wider.covers()].sum() >= gain - _TOLERANCE:
+                return wider
+    for first in firsts:
+        wider = replace(rule, first=first)
+        if change[wider.covers()].sum() >= gain - _TOLERANCE:
+            return wider
+    for last in lasts:
+        wider = replace(rule, last=last)
+        if change[wider.covers()].sum() >= gain - _TOLERANCE:
+            return wider
+    return rule
+
+
+def derive_ladder(variant: Variant | str, max_rules: int = MAX_RULES) -> Ladder:
+    """Grow rule strategies one rule at a time, each the rule that gains the most put
+    first or last before the default, until ``max_rules`` or no rule gains."""
+    variant = load_variant(variant)
+    bet_gains(variant)  # checks the variant
+    gains, optimal = _bet_gains(variant)
+    _, masks, nth_ranks = _hands_by_value()
+    holds = np.array([sum(1 << RANKS.index(r) for r in h) for h in HOLDS_ANY], dtype=np.int64)
+    default = "play" if gains.sum() > 0 else "fold"
+    plays = np.full(gains.shape, default == "play")
+    claimed = np.zeros(gains.shape, dtype=bool)
+    rules: list[Rule] = []
+    order: list[int] = []
+    put_first: list[bool] = []
+    rtps = [float(gains[plays].sum())]
+    while len(rules) < max_rules - 1:
+        best = None
+        for action in ("play", "fold"):
+            current = np.where(plays, gains, 0.0)
+            change = (gains if action == "play" else 0.0) - current
+            for top in (True, False):
+                if not top and action == default:
+                    continue
+                masked = change if top else np.where(claimed, 0.0, change)
+                gain, first, last, low, high, match, nth, held = kernels.best_rule_jit(
+                    np.ascontiguousarray(masked), masks, nth_ranks, holds
+                )
+                if best is None or gain > best[0]:
+                    rule = Rule(action, first, last, low, high, match, nth, HOLDS_ANY[held])
+                    best = (gain, rule, top, masked)
+        gain, rule, top, masked = best
+        if gain < _TOLERANCE:
+            break
+        rule = _simplest(rule, masked, gain)
+        covered = rule.covers()
+        decided = covered if top else covered & ~claimed
+        plays[decided] = rule.action == "play"
+        claimed |= covered
+        order = [len(rules), *order] if top else [*order, len(rules)]
+        put_first.append(top)
+        rules.append(rule)
+        rtps.append(float(gains[plays].sum()))
+    return Ladder(
+        variant,
+        default,
+        rules,
+        order,
+        put_first,
+        rtps,
+        optimal,
+        float(np.maximum(gains, 0).sum()),
+    )
+
+
+NAMED_RUNGS = {
+    "simple": (SIMPLE_COST, "the fewest rules within {cost} RTP of optimal play"),
+    "expert": (EXPERT_COST, "the fewest rules within {cost} RTP of optimal play"),
+}
+
+
+def named_strategies(ladder: Ladder) -> dict[str, Strategy]:
+    """The rungs shipped as strategies: ``simple`` and ``expert`` (``NAMED_RUNGS``), each
+    described with its exact RTP and its cost."""
+    named = {}
+    for name, (cost, why) in NAMED_RUNGS.items():
+        rules = ladder.rung(cost)
+        rtp = ladder.rtps[rules - 1]
+        description = (
+            f"Derived from the exact optimal decisions (studsim derive): {rules} rules, "
+            f"{why.format(cost=cost)}; RTP {rtp:.6f}, {ladder.optimal_rtp - rtp:.6f} below "
+            f"optimal play ({ladder.optimal_rtp:.6f})."
+        )
+        named[name] = ladder.strategy(rules, name, description)
+    return named
+
+
+def save_derived(
+    ladder: Ladder, results: str | Path, strategies: str | Path, title: str
+) -> dict[str, Path]:
+    """Write the ladder (``derived.json``, ``derived.txt``) and each named strategy's
+    chart (``NAME-chart.png``) to ``results``, the strategy files to ``strategies``;
+    the RTP of each named strategy enumerated again from its file, as a check."""
+    results, strategies = Path(results), Path(strategies)
+    named = named_strategies(ladder)
+    shipped = {}
+    for name, strategy in named.items():
+        exact = exact_game(ladder.variant, strategy).summary
+        if abs(exact["rtp"] - ladder.rtps[len(strategy.data["first"]) - 1]) > 1e-9:
+            raise AssertionError(f"{name}: the enumerated RTP differs from the ladder's")
+        shipped[name] = {
+            "rules": len(strategy.data["first"]),
+            "rtp": exact["rtp"],
+            "house_edge_fraction": exact["house_edge_fraction"],
+            "cost": ladder.optimal_rtp - exact["rtp"],
+            "file": str(strategies / f"{name}.toml"),
+        }
+    data = {
+        "software": software(),
+        "variant": ladder.variant.record(),
+        "method": METHOD,
+        "optimal_rtp": ladder.optimal_rtp,
+        "best_by_value_and_upcard_rank": ladder.grouped_rtp,
+        "ladder": ladder.table.to_dict(orient="records"),
+        "shipped": shipped,
+    }
+    text = (
+        f"{title}: rule strategies derived from the exact optimal decisions "
+        f"(studsim {__version__})\n\n"
+        + ladder.table.to_string(index=False, float_format=lambda x: f"{x:.6f}")
+        + f"\n\noptimal play: {ladder.optimal_rtp:.6f}; the best play by hand value and "
+        f"upcard rank: {ladder.grouped_rtp:.6f}\n{METHOD}\n"
+    )
+    written = {
+        "derived.json": write_json(results / "derived.json", data),
+        "derived.txt": write_atomic(results / "derived.txt", text),
+    }
+    for name, strategy in named.items():
+        written[f"{name}.toml"] = write_atomic(
+            strategies / f"{name}.toml", tomli_w.dumps(strategy.data)
+        )
+        written[f"{name}-chart.png"] = write_chart(
+            strategy,
+            results / f"{name}-chart.png",
+            f"{title}: {name} ({strategy.data['description'].split(':')[0]})",
+        )
+    return written

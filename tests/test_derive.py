@@ -1,0 +1,152 @@
+"""Strategies derived from the optimal decisions: the ladder against the rules it writes,
+exact enumeration and play; the charts against the rules; the new condition."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulate import _strategy as k
+from simulate.catalog import load_strategy
+from simulate.cli import main
+from simulate.codes import Action, Category, Point
+from simulate.derive import EXPERT_COST, bet_gains, derive_ladder
+from simulate.evaluator import hand_category
+from simulate.exact import exact_game
+from simulate.simulation import Z_999, run
+from simulate.strategy import Strategy, StrategyError
+from simulate.strategy_chart import fold_or_bet_chart
+
+RUNGS = 6
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    return derive_ladder("caribbean", RUNGS)
+
+
+def test_each_rule_raises_the_rtp_towards_optimal_play(ladder):
+    assert len(ladder.rtps) == RUNGS
+    assert all(b > a for a, b in zip(ladder.rtps, ladder.rtps[1:], strict=False))
+    assert ladder.rtps[-1] < ladder.grouped_rtp <= ladder.optimal_rtp
+    # the optimal RTP from the same EVs: the published house edge, 5.2243%
+    assert round(1 - ladder.optimal_rtp, 6) == 0.052243
+    assert ladder.optimal_rtp - ladder.rtps[3] <= EXPERT_COST  # four rules suffice
+
+
+def test_every_rung_written_as_rules_decides_as_derived(ladder):
+    """The RTP of each rung's strategy file, from the decisions its rules make on every
+    (hand value, upcard rank), is the ladder's."""
+    gains = bet_gains("caribbean")
+    hands = k.hand_per_value_jit()
+    for rules, rtp in enumerate(ladder.rtps, start=1):
+        strategy = ladder.strategy(rules)
+        table = k.first_actions_jit(strategy.rules, hands)
+        assert np.isin(table[1:], (Action.FOLD, Action.PLAY)).all()
+        assert gains[table == Action.PLAY].sum() == pytest.approx(rtp, abs=1e-12)
+
+
+def test_a_rung_enumerated_and_played_gives_the_ladders_rtp(ladder):
+    strategy = ladder.strategy(4, "expert")
+    exact = exact_game("caribbean", strategy).summary
+    assert exact["rtp"] == pytest.approx(ladder.rtps[3], abs=1e-12)
+    n = 1_000_000
+    simulated = run("caribbean", strategy, n, seed=17).summary
+    assert abs(simulated["rtp"] - exact["rtp"]) <= Z_999 * exact["standard_deviation"] / math.sqrt(
+        n
+    )
+
+
+def _told(cell: str, rest: str) -> bool:
+    """Whether a chart cell tells the player to bet a hand whose last ranks are ``rest``."""
+    if cell in ("bet", "fold"):
+        return cell == "bet"
+    order = "23456789TJQKA"
+    return [order.index(r) for r in rest.split()] >= [order.index(r) for r in cell.split()]
+
+
+@pytest.mark.parametrize("rungs", [2, 4, RUNGS])
+def test_the_chart_says_what_the_rules_decide(ladder, rungs):
+    strategy = ladder.strategy(rungs)
+    chart = fold_or_bet_chart(strategy)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(1000):  # hands of the rows of A-K high
+        ace_king = [48 + rng.integers(4), 44 + rng.integers(4)]
+        others = rng.choice(np.setdiff1d(np.arange(52), ace_king), 4, replace=False)
+        hand, upcard = np.sort([*ace_king, *others[:3]]), int(others[3])
+        if hand_category(hand, ace_king=True) != Category.ACE_KING:
+            continue
+        ranks = sorted((c >> 2 for c in hand.tolist()), reverse=True)
+        label = " ".join("23456789TJQKA"[r] for r in ranks[:3])
+        if (upcard >> 2) in ranks:
+            label += " + upcard's rank"
+        cell = chart.loc[label, "23456789TJQKA"[upcard >> 2]]
+        action, _ = k.decide_jit(strategy.rules, Point.FIRST, hand, upcard, 0)
+        if cell != "mixed":
+            rest = " ".join("23456789TJQKA"[r] for r in ranks[3:])
+            assert _told(cell, rest) == (action == Action.PLAY), (hand, upcard, cell)
+            checked += 1
+    assert checked > 500
+
+
+def test_upcard_below_reads_the_players_nth_card():
+    data = {
+        "name": "t",
+        "variant": "caribbean",
+        "first": [{"action": "play", "upcard_below": 4}, {"action": "fold"}],
+    }
+    strategy = Strategy.from_dict(data, "caribbean")
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        cards = rng.choice(52, 6, replace=False)
+        hand, upcard = cards[:5], int(cards[5])
+        fourth = sorted((c >> 2 for c in hand.tolist()), reverse=True)[3]
+        action, _ = k.decide_jit(strategy.rules, Point.FIRST, hand, upcard, 0)
+        assert (action == Action.PLAY) == ((upcard >> 2) < fourth)
+    for bad in (0, 6, "4", True):
+        data["first"][0]["upcard_below"] = bad
+        with pytest.raises(StrategyError, match=r"first rule 1\.upcard_below: must be"):
+            Strategy.from_dict(data, "caribbean")
+
+
+def test_derive_writes_the_ladder_strategies_and_charts(ladder, tmp_path):
+    results, strategies = tmp_path / "results", tmp_path / "strategies"
+    result = CliRunner().invoke(
+        main,
+        ["derive", "caribbean", "--rules", "3", "--out-dir", str(results),
+         "--strategies-dir", str(strategies), "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [row["rules"] for row in data["ladder"]] == [1, 2, 3]
+    assert [row["rtp"] for row in data["ladder"]] == pytest.approx(ladder.rtps[:3], abs=1e-12)
+    assert data["shipped"]["simple"]["rules"] == 2
+    assert data["variant"]["name"] == "caribbean" and data["software"]["studsim"]
+    for name in ("simple", "expert"):
+        strategy = load_strategy(str(strategies / f"{name}.toml"), "caribbean")
+        rules = data["shipped"][name]["rules"]
+        assert strategy.name == name
+        assert np.array_equal(strategy.rules, ladder.strategy(rules).rules)
+        assert data["shipped"][name]["rtp"] == pytest.approx(ladder.rtps[rules - 1], abs=1e-12)
+        assert (results / f"{name}-chart.png").stat().st_size > 10_000
+    assert json.loads((results / "derived.json").read_text()) == data
+
+
+def test_strategies_explain_themselves(tmp_path):
+    result = CliRunner().invoke(main, ["strategies", "caribbean", "--explain", "--charts",
+                                       str(tmp_path)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "On the five dealt cards, the first rule that applies: 1. play if" in result.output
+    assert "A K Q + upcard's rank" in result.output
+    assert (tmp_path / "pair-or-better.png").is_file()
+    result = CliRunner().invoke(main, ["strategies", "oasis", "--explain"])
+    assert result.exit_code == 0 and "exchange" in result.output
+
+
+def test_derive_refuses_games_with_draws():
+    result = CliRunner().invoke(main, ["derive", "oasis"])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: oasis has draws")
