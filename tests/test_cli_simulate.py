@@ -66,9 +66,11 @@ def test_strategies_lists_the_shipped_ones():
         "ak-or-better",
         "always-play",
         "basic",
+        "expert",
         "optimal",
         "optimized",
         "pair-or-better",
+        "simple",
     ]
 
 

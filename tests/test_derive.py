@@ -12,7 +12,7 @@ from simulate import _strategy as k
 from simulate.catalog import load_strategy
 from simulate.cli import main
 from simulate.codes import Action, Category, Point
-from simulate.derive import EXPERT_COST, bet_gains, derive_ladder
+from simulate.derive import EXPERT_COST, SIMPLE_COST, bet_gains, derive_ladder
 from simulate.evaluator import hand_category
 from simulate.exact import exact_game
 from simulate.simulation import Z_999, run
@@ -150,3 +150,12 @@ def test_derive_refuses_games_with_draws():
     result = CliRunner().invoke(main, ["derive", "oasis"])
     assert result.exit_code == 2
     assert result.output.startswith("Error: oasis has draws")
+
+
+def test_the_shipped_strategies_are_within_their_costs(ladder):
+    gains, hands = bet_gains("caribbean"), k.hand_per_value_jit()
+    for name, cost in (("simple", SIMPLE_COST), ("expert", EXPERT_COST)):
+        strategy = load_strategy(name, "caribbean")
+        rtp = gains[k.first_actions_jit(strategy.rules, hands) == Action.PLAY].sum()
+        assert 0 <= ladder.optimal_rtp - rtp <= cost
+        assert f"RTP {rtp:.6f}" in strategy.description
