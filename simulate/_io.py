@@ -67,10 +67,13 @@ def write_npz(path: str | Path, compress: bool = True, **arrays) -> Path:
 
 
 def write_figure(path: str | Path, figure, dpi: int = 120) -> Path:
-    """Save a matplotlib figure, in the format its suffix names, atomically."""
+    """Save a matplotlib figure, in the format its suffix names, atomically (a PDF
+    without its creation date, so the same figure gives the same file)."""
     path = Path(path)
+    kind = path.suffix.lstrip(".") or "png"
+    metadata = {"CreationDate": None} if kind == "pdf" else None
     with _replaced(path) as tmp:
-        figure.savefig(tmp, format=path.suffix.lstrip(".") or "png", dpi=dpi)
+        figure.savefig(tmp, format=kind, dpi=dpi, metadata=metadata)
     return path
 
 

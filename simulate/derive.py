@@ -324,7 +324,7 @@ def save_derived(
     ladder: Ladder, results: str | Path, strategies: str | Path, title: str
 ) -> dict[str, Path]:
     """Write the ladder (``derived.json``, ``derived.txt``) and each named strategy's
-    chart (``NAME-chart.png``) to ``results``, the strategy files to ``strategies``;
+    chart (``NAME-chart.pdf``) to ``results``, the strategy files to ``strategies``;
     the RTP of each named strategy enumerated again from its file, as a check."""
     results, strategies = Path(results), Path(strategies)
     named = named_strategies(ladder)
@@ -364,9 +364,9 @@ def save_derived(
         written[f"{name}.toml"] = write_atomic(
             strategies / f"{name}.toml", tomli_w.dumps(strategy.data)
         )
-        written[f"{name}-chart.png"] = write_chart(
+        written[f"{name}-chart.pdf"] = write_chart(
             strategy,
-            results / f"{name}-chart.png",
+            results / f"{name}-chart.pdf",
             f"{title}: {name} ({strategy.data['description'].split(':')[0]})",
         )
     return written

@@ -131,7 +131,7 @@ def test_derive_writes_the_ladder_strategies_and_charts(ladder, tmp_path):
         assert strategy.name == name
         assert np.array_equal(strategy.rules, ladder.strategy(rules).rules)
         assert data["shipped"][name]["rtp"] == pytest.approx(ladder.rtps[rules - 1], abs=1e-12)
-        assert (results / f"{name}-chart.png").stat().st_size > 10_000
+        assert (results / f"{name}-chart.pdf").stat().st_size > 10_000
     assert json.loads((results / "derived.json").read_text()) == data
 
 
