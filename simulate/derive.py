@@ -320,6 +320,17 @@ def named_strategies(ladder: Ladder) -> dict[str, Strategy]:
     return named
 
 
+def _aligned(table: pd.DataFrame) -> str:
+    """The ladder as text: figures to six decimals, the rules' words left-aligned."""
+    width = table["added"].str.len().max()
+    return table.to_string(
+        index=False,
+        float_format=lambda x: f"{x:.6f}",
+        formatters={"added": lambda words: f"{words:<{width}}"},
+        justify="left",
+    )
+
+
 def save_derived(
     ladder: Ladder, results: str | Path, strategies: str | Path, title: str
 ) -> dict[str, Path]:
@@ -352,7 +363,7 @@ def save_derived(
     text = (
         f"{title}: rule strategies derived from the exact optimal decisions "
         f"(studsim {__version__})\n\n"
-        + ladder.table.to_string(index=False, float_format=lambda x: f"{x:.6f}")
+        + _aligned(ladder.table)
         + f"\n\noptimal play: {ladder.optimal_rtp:.6f}; the best play by hand value and "
         f"upcard rank: {ladder.grouped_rtp:.6f}\n{METHOD}\n"
     )

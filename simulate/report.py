@@ -43,6 +43,7 @@ from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run, run_to_precision
 from .stakes import StakePlan
 from .strategy import Strategy, StrategyKind, rule_strategy_names
+from .strategy_chart import fold_or_bet_chart
 from .strategy_text import describe_strategy
 from .variant import Variant, load_variant
 
@@ -238,6 +239,8 @@ def build_report(
     chart = None
     if plan.kind is StrategyKind.TABLE and not plan.exact_play.draws:
         chart = (exact or exact_game(variant, plan.name)).strategy_chart
+    elif exact_covers(variant, plan) and plan.kind is StrategyKind.RULES:
+        chart = fold_or_bet_chart(plan)
     reported = exact.summary if exact else sim
     bonus = _bonus_table(variant)
     stake_rounds = stake_rounds or max(rounds // 4, 4096)
@@ -607,9 +610,14 @@ def _sections(variant, plan, simulation, exact, chart, bonus, figures, checks, s
         )
     )
     if chart is not None:
-        strategy_section.tables.append(
-            ("Share of deals on which the optimal strategy bets, by hand and upcard", chart)
+        title = (
+            "Share of deals on which the optimal strategy bets, by hand and upcard"
+            if plan.kind is StrategyKind.TABLE
+            else "The strategy as a chart: what each hand group is told against each "
+            "upcard (bet, fold, or the lowest hand bet: 8 3 in the row A K Q is A K Q 8 3 "
+            "or better)"
         )
+        strategy_section.tables.append((title, chart))
     return [
         Section(
             SECTIONS[0],

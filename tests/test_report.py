@@ -35,6 +35,8 @@ def test_report_builds_for_every_variant(variant, tmp_path):
         "distribution.png",
     }
     text = pdf_text(out / "report.pdf")
+    # a strategy that folds or bets on the dealt cards comes with its chart
+    assert ("The strategy as a chart" in text) == (variant == "caribbean")
     pages = PdfReader(out / "report.pdf").pages
     first = pages[0].extract_text()  # the summary comes first, in words and percentages
     assert first.index(SECTIONS[0]) < first.index("Return to player, strategy")
