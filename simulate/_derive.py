@@ -16,6 +16,9 @@ from numba import njit, prange
 from ._evaluator import value5_jit
 from ._exact import play_ev_jit
 from ._settlement import bet_multiple_jit
+from ._situation import _work, situation_jit
+from ._strategy import decide_jit, draws_jit
+from .codes import Action, Point
 
 ANY = -1  # a condition left out (match, n-th card)
 
@@ -100,3 +103,52 @@ def best_rule_jit(change, rank_masks, nth_ranks, holds_masks):
     nth = (best // 3) % 6 - 1 if (best // 3) % 6 else ANY
     first, last, low, high = found[best]
     return gains[best], first, last, low, high, match, nth, best // 18
+
+
+@njit(cache=True, parallel=True)
+def option_evs_jit(v, tables, lists, hands, upcards, options, fees, forced, out):
+    """``out[s, o]``: the exact EV of every first option ``o`` of each situation (five
+    increasing cards, upcard), the decisions after a draw exact; situations shared out
+    among threads."""
+    n_grid = tables[4].shape[0]
+    for s in prange(hands.shape[0]):
+        work = _work(options.shape[0], n_grid)
+        situation_jit(
+            v, tables, lists, hands[s], upcards[s], options, fees, forced, False, out[s], work
+        )
+
+
+@njit(cache=True)
+def hand_values_jit(hands):
+    """The value of each row of five cards."""
+    values = np.empty(hands.shape[0], dtype=np.int64)
+    for s in range(hands.shape[0]):
+        h = hands[s]
+        values[s] = value5_jit(h[0], h[1], h[2], h[3], h[4])
+    return values
+
+
+@njit(cache=True)
+def draw_bits_jit(hands):
+    """The draws each row of five cards holds (``_strategy.draws_jit``'s bits)."""
+    bits = np.empty(hands.shape[0], dtype=np.int64)
+    for s in range(hands.shape[0]):
+        bits[s] = draws_jit(hands[s])
+    return bits
+
+
+@njit(cache=True)
+def chosen_options_jit(rules, hands, upcards, options, not_applied):
+    """Per situation, the index of the option (rows of kind, cards kept) the rules'
+    first decision chooses, or -1 where it returns ``not_applied``."""
+    chosen = np.full(hands.shape[0], -1, dtype=np.int64)
+    for s in range(hands.shape[0]):
+        action, kept = decide_jit(rules, Point.FIRST, hands[s], upcards[s], 0)
+        if action == not_applied:
+            continue
+        if action != Action.EXCHANGE:
+            kept = 31
+        for o in range(options.shape[0]):
+            if options[o, 0] == action and options[o, 1] == kept:
+                chosen[s] = o
+    return chosen

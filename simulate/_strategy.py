@@ -20,7 +20,7 @@ FOUR_FLUSH, FOUR_STRAIGHT, OPEN_STRAIGHT, INSIDE_STRAIGHT, FOUR_STRAIGHT_FLUSH =
 # cards to keep
 KEEP_NONE, KEEP_MADE, KEEP_PAIR, KEEP_TWO_PAIR, KEEP_TRIPS = 0, 1, 2, 3, 4
 KEEP_FOUR_FLUSH, KEEP_FOUR_STRAIGHT, KEEP_FOUR_STRAIGHT_FLUSH, KEEP_ACE_KING = 5, 6, 7, 8
-KEEP_HIGHEST, KEEP_BEST_FIVE = 9, 10
+KEEP_HIGHEST, KEEP_BEST_FIVE, KEEP_OPEN_STRAIGHT = 9, 10, 11
 # columns of a rule
 (
     POINT,
@@ -254,6 +254,18 @@ def keep_mask_jit(cards, keep, keep_count):
         for low in range(9, -1, -1):
             if held[low] == 4:
                 return _keep_in_window(cards, low, -1)
+        return -1
+    if keep == KEEP_OPEN_STRAIGHT:  # four in a row, a rank free at both ends: the highest
+        if category_jit(hand_value_jit(cards), False) >= Category.STRAIGHT:
+            return -1
+        extended = _extended(_rank_mask(cards))
+        for low in range(9, 0, -1):
+            if (extended >> low) & 15 == 15:
+                mask = _keep_in_window(cards, low, -1)
+                for i in range(n):  # the fifth rank of the window is not kept
+                    if cards[i] >> 2 == low + 3:
+                        mask &= ~(1 << i)
+                return mask
         return -1
     if keep == KEEP_FOUR_STRAIGHT_FLUSH:
         for low in range(9, -1, -1):

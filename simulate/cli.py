@@ -1015,16 +1015,29 @@ def game_buy_command(variant, samples, seed, table, as_json) -> None:
     type=click.Path(file_okay=False),
     help="Where simple.toml and expert.toml go (default: strategies/VARIANT).",
 )
+@click.option(
+    "--samples",
+    default=10_000,
+    show_default=True,
+    type=click.IntRange(min=100),
+    help="Situations dealt at random in a game with exchanges (about 20 ms each here).",
+)
+@seed_option("Seed of the sampled situations and of the check against optimal play.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def derive_command(variant, max_rules, out_dir, strategies_dir, as_json) -> None:
+def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, as_json) -> None:
     """Derive rule strategies a person can follow from VARIANT's exact optimal decisions:
-    a ladder from one rule up, each rung with its exact RTP and its cost against optimal
-    play; the simple and expert rungs written as strategy files, with their charts."""
+    a ladder from one rule up, each rung with its RTP and its cost against optimal play
+    (exact in games of folding or betting; in Oasis, on sampled situations each weighed
+    exactly); the simple and expert rungs written as strategy files (and charts)."""
     from .derive import derive_ladder, save_derived
+    from .derive_draws import derive_draw_ladder
 
     game = load_variant(variant)
-    ladder = derive_ladder(game, max_rules)
+    if game.has_draws:
+        ladder = derive_draw_ladder(game, max_rules, samples, seed)
+    else:
+        ladder = derive_ladder(game, max_rules)
     written = save_derived(
         ladder,
         Path(out_dir or Path("results") / game.name),

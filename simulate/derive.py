@@ -220,6 +220,38 @@ class Ladder:
         """The rung with ``rules`` rules, validated as any strategy file."""
         return Strategy.from_dict(self.strategy_data(rules, name, description), self.variant)
 
+    method = METHOD
+
+    def rung_note(self, rules: int) -> str:
+        return " (exact)"
+
+    def record(self) -> dict:
+        return {"best_by_value_and_upcard_rank": self.grouped_rtp}
+
+    @property
+    def footer(self) -> str:
+        return (
+            f"optimal play: {self.optimal_rtp:.6f}; the best play by hand value and upcard "
+            f"rank: {self.grouped_rtp:.6f}"
+        )
+
+    def check(self, named: dict[str, Strategy]) -> dict[str, dict]:
+        """Each strategy's RTP enumerated again from its rules (it must be its rung's)."""
+        checked = {}
+        for name, strategy in named.items():
+            rules = len(strategy.data["first"])
+            exact = exact_game(self.variant, strategy).summary
+            if abs(exact["rtp"] - self.rtps[rules - 1]) > 1e-9:
+                raise AssertionError(f"{name}: the enumerated RTP differs from the ladder's")
+            checked[name] = {
+                "rules": rules,
+                "rtp": exact["rtp"],
+                "house_edge_fraction": exact["house_edge_fraction"],
+                "cost": self.optimal_rtp - exact["rtp"],
+                "method": "exact",
+            }
+        return checked
+
 
 def _simplest(rule: Rule, change: np.ndarray, gain: float) -> Rule:
     """The rule with its value interval widened to no bound, or to a category's edge,
@@ -249,6 +281,12 @@ def derive_ladder(variant: Variant | str, max_rules: int = MAX_RULES) -> Ladder:
     first or last before the default, until ``max_rules`` or no rule gains."""
     variant = load_variant(variant)
     bet_gains(variant)  # checks the variant
+    return fold_or_bet_ladder(variant, max_rules)
+
+
+def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES) -> Ladder:
+    """``derive_ladder`` for any variant: in one with draws, the ladder of folding or
+    betting on five cards (the decision after a draw), against the best such play."""
     gains, optimal = _bet_gains(variant)
     _, masks, nth_ranks = _hands_by_value()
     holds = np.array([sum(1 << RANKS.index(r) for r in h) for h in HOLDS_ANY], dtype=np.int64)
@@ -304,17 +342,18 @@ NAMED_RUNGS = {
 }
 
 
-def named_strategies(ladder: Ladder) -> dict[str, Strategy]:
-    """The rungs shipped as strategies: ``simple`` and ``expert`` (``NAMED_RUNGS``), each
-    described with its exact RTP and its cost."""
+def named_strategies(ladder) -> dict[str, Strategy]:
+    """The rungs of a ``Ladder`` (or ``derive_draws.DrawLadder``) shipped as strategies:
+    ``simple`` and ``expert`` (``NAMED_RUNGS``), each described with its RTP and cost."""
     named = {}
     for name, (cost, why) in NAMED_RUNGS.items():
         rules = ladder.rung(cost)
         rtp = ladder.rtps[rules - 1]
         description = (
-            f"Derived from the exact optimal decisions (studsim derive): {rules} rules, "
-            f"{why.format(cost=cost)}; RTP {rtp:.6f}, {ladder.optimal_rtp - rtp:.6f} below "
-            f"optimal play ({ladder.optimal_rtp:.6f})."
+            f"Derived from the exact optimal decisions (studsim derive): {rules} rules "
+            f"on the dealt cards, {why.format(cost=cost)}; RTP {rtp:.6f}"
+            f"{ladder.rung_note(rules)}, {ladder.optimal_rtp - rtp:.6f} below optimal play "
+            f"({ladder.optimal_rtp:.6f})."
         )
         named[name] = ladder.strategy(rules, name, description)
     return named
@@ -331,41 +370,29 @@ def _aligned(table: pd.DataFrame) -> str:
     )
 
 
-def save_derived(
-    ladder: Ladder, results: str | Path, strategies: str | Path, title: str
-) -> dict[str, Path]:
+def save_derived(ladder, results: str | Path, strategies: str | Path, title: str) -> dict:
     """Write the ladder (``derived.json``, ``derived.txt``) and each named strategy's
-    chart (``NAME-chart.pdf``) to ``results``, the strategy files to ``strategies``;
-    the RTP of each named strategy enumerated again from its file, as a check."""
+    chart where it folds or bets (``NAME-chart.pdf``, printable) to ``results``, the
+    strategy files to ``strategies``; each named strategy checked again from its rules
+    (``ladder.check``). Returns the files written, by name."""
     results, strategies = Path(results), Path(strategies)
     named = named_strategies(ladder)
-    shipped = {}
-    for name, strategy in named.items():
-        exact = exact_game(ladder.variant, strategy).summary
-        if abs(exact["rtp"] - ladder.rtps[len(strategy.data["first"]) - 1]) > 1e-9:
-            raise AssertionError(f"{name}: the enumerated RTP differs from the ladder's")
-        shipped[name] = {
-            "rules": len(strategy.data["first"]),
-            "rtp": exact["rtp"],
-            "house_edge_fraction": exact["house_edge_fraction"],
-            "cost": ladder.optimal_rtp - exact["rtp"],
-            "file": str(strategies / f"{name}.toml"),
-        }
+    shipped = ladder.check(named)
+    for name in named:
+        shipped[name]["file"] = str(strategies / f"{name}.toml")
     data = {
         "software": software(),
         "variant": ladder.variant.record(),
-        "method": METHOD,
+        "method": ladder.method,
         "optimal_rtp": ladder.optimal_rtp,
-        "best_by_value_and_upcard_rank": ladder.grouped_rtp,
+        **ladder.record(),
         "ladder": ladder.table.to_dict(orient="records"),
         "shipped": shipped,
     }
     text = (
         f"{title}: rule strategies derived from the exact optimal decisions "
-        f"(studsim {__version__})\n\n"
-        + _aligned(ladder.table)
-        + f"\n\noptimal play: {ladder.optimal_rtp:.6f}; the best play by hand value and "
-        f"upcard rank: {ladder.grouped_rtp:.6f}\n{METHOD}\n"
+        f"(studsim {__version__})\n\n{_aligned(ladder.table)}\n\n{ladder.footer}\n"
+        f"{ladder.method}\n"
     )
     written = {
         "derived.json": write_json(results / "derived.json", data),
@@ -375,9 +402,10 @@ def save_derived(
         written[f"{name}.toml"] = write_atomic(
             strategies / f"{name}.toml", tomli_w.dumps(strategy.data)
         )
-        written[f"{name}-chart.pdf"] = write_chart(
-            strategy,
-            results / f"{name}-chart.pdf",
-            f"{title}: {name} ({strategy.data['description'].split(':')[0]})",
-        )
+        if not ladder.variant.has_draws:
+            written[f"{name}-chart.pdf"] = write_chart(
+                strategy,
+                results / f"{name}-chart.pdf",
+                f"{title}: {name} ({shipped[name]['rules']} rules)",
+            )
     return written

@@ -69,6 +69,7 @@ KEEPS = {
     "trips": (k.KEEP_TRIPS, 3),
     "four-flush": (k.KEEP_FOUR_FLUSH, 4),
     "four-straight": (k.KEEP_FOUR_STRAIGHT, 4),
+    "open-straight": (k.KEEP_OPEN_STRAIGHT, 4),
     "four-straight-flush": (k.KEEP_FOUR_STRAIGHT_FLUSH, 4),
     "ace-king": (k.KEEP_ACE_KING, 2),
     "best-five": (k.KEEP_BEST_FIVE, 5),

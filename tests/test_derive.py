@@ -1,6 +1,7 @@
 """Strategies derived from the optimal decisions: the ladder against the rules it writes,
 exact enumeration and play; the charts against the rules; the new condition."""
 
+import itertools
 import json
 import math
 
@@ -18,6 +19,7 @@ from simulate.exact import exact_game
 from simulate.simulation import Z_999, run
 from simulate.strategy import Strategy, StrategyError
 from simulate.strategy_chart import fold_or_bet_chart
+from simulate.variant import load_variant
 
 RUNGS = 6
 
@@ -29,7 +31,7 @@ def ladder():
 
 def test_each_rule_raises_the_rtp_towards_optimal_play(ladder):
     assert len(ladder.rtps) == RUNGS
-    assert all(b > a for a, b in zip(ladder.rtps, ladder.rtps[1:], strict=False))
+    assert all(b > a for a, b in itertools.pairwise(ladder.rtps))
     assert ladder.rtps[-1] < ladder.grouped_rtp <= ladder.optimal_rtp
     # the optimal RTP from the same EVs: the published house edge, 5.2243%
     assert round(1 - ladder.optimal_rtp, 6) == 0.052243
@@ -146,10 +148,15 @@ def test_strategies_explain_themselves(tmp_path):
     assert result.exit_code == 0 and "exchange" in result.output
 
 
-def test_derive_refuses_games_with_draws():
-    result = CliRunner().invoke(main, ["derive", "oasis"])
+@pytest.mark.parametrize(
+    ("variant", "message"),
+    [("six-card", "buy a sixth card is not built"), ("russian", "weighed exactly")],
+)
+def test_derive_refuses_what_it_cannot_weigh(variant, message):
+    result = CliRunner().invoke(main, ["derive", variant])
     assert result.exit_code == 2
-    assert result.output.startswith("Error: oasis has draws")
+    assert result.output.startswith(f"Error: {variant}") and message in result.output
+    assert len(result.output.splitlines()) == 1
 
 
 def test_the_shipped_strategies_are_within_their_costs(ladder):
@@ -159,3 +166,67 @@ def test_the_shipped_strategies_are_within_their_costs(ladder):
         rtp = gains[k.first_actions_jit(strategy.rules, hands) == Action.PLAY].sum()
         assert 0 <= ladder.optimal_rtp - rtp <= cost
         assert f"RTP {rtp:.6f}" in strategy.description
+
+
+@pytest.fixture(scope="module")
+def oasis():
+    from simulate.derive_draws import derive_draw_ladder, sampled_situations
+
+    situations = sampled_situations(load_variant("oasis"), 300, seed=2)
+    return derive_draw_ladder("oasis", 5, situations=situations), situations
+
+
+def test_the_sampled_options_are_the_situation_kernels(oasis):
+    from simulate._situation import situation_jit, situation_work
+    from simulate.exact import first_options, value_lists
+    from simulate.optimal_game import situation_tables
+
+    variant, situations = oasis[0].variant, oasis[1]
+    options, lists = first_options(variant)[0], value_lists()
+    tables, (fees, forced) = situation_tables(lists, variant.arrays()), variant.draw_arrays()
+    evs = np.empty(len(options))
+    for s in range(6):
+        work = situation_work(len(options), len(tables[4]))
+        situation_jit(variant.arrays(), tables, lists, situations.hands[s], situations.upcards[s],
+                      options, fees, forced, False, evs, work)  # fmt: skip
+        assert np.array_equal(evs, situations.evs[s])
+
+
+def test_each_rule_of_a_draw_ladder_lowers_its_cost_as_its_rules_decide(oasis):
+    """Each rung's cost is what its strategy's first decisions lose on the sampled
+    situations, decided by its rules as the engine decides them."""
+    from simulate._derive import chosen_options_jit
+    from simulate.exact import first_options
+
+    oasis_ladder, situations = oasis
+    costs = [cost for cost, _ in oasis_ladder.costs]
+    assert len(costs) == 5 and all(b < a for a, b in itertools.pairwise(costs))
+    options = first_options(oasis_ladder.variant)[0]
+    best = situations.evs.max(axis=1)
+    for rules, cost in enumerate(costs, start=1):
+        strategy = oasis_ladder.strategy(rules)
+        chosen = chosen_options_jit(strategy.rules, situations.hands, situations.upcards,
+                                    options, Action.DECLINE)  # fmt: skip
+        assert (chosen >= 0).all()
+        lost = best - situations.evs[np.arange(300), chosen]
+        assert lost.mean() == pytest.approx(cost, abs=1e-12)
+    assert strategy.data["after_draw"][-1] == {"action": "play"}
+
+
+@pytest.mark.parametrize(
+    ("hand", "kept"),
+    [
+        ("7h 8c 9c Th Qd", "7h 8c 9c Th"),  # the open four, not the highest four (8-Q)
+        ("3s 4h 5c 6c 8s", "3s 4h 5c 6c"),
+        ("2s 3h 4d 5c 9s", "2s 3h 4d 5c"),  # the ace below is a free end
+        ("Jh Qd Kc As 2s", None),  # ace-high: one end only
+        ("7h 8c 9c Th Jd", None),  # made
+    ],
+)
+def test_keep_open_straight_holds_the_open_four(hand, kept):
+    from simulate.cards import format_cards, parse_cards
+
+    cards = np.sort(parse_cards(hand).astype(np.int64))
+    mask = k.keep_mask_jit(cards, k.KEEP_OPEN_STRAIGHT, 4)
+    held = format_cards(c for i, c in enumerate(cards) if mask >> i & 1) if mask >= 0 else None
+    assert held == kept
