@@ -16,6 +16,7 @@ import functools
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,8 @@ HOLDS_ANY = ("", "A", "K", "Q", "J", "QJ", "KQ", "KQJ")
 """The ranks a rule may ask the player to hold one of ('' : no such condition)."""
 MAX_RULES = 24
 SIMPLE_COST, EXPERT_COST = 0.005, 0.0002
-"""The most RTP a shipped simple or expert strategy may return less than optimal play."""
+"""The most RTP a shipped simple or expert strategy of a fold-or-bet game may return
+less than optimal play."""
 METHOD = (
     "Each rung adds the rule (put first, or last before the default) that gains the most "
     "over every deal, weighed exactly per hand value and upcard rank; RTPs exact (float "
@@ -220,7 +222,9 @@ class Ladder:
         """The rung with ``rules`` rules, validated as any strategy file."""
         return Strategy.from_dict(self.strategy_data(rules, name, description), self.variant)
 
-    method = METHOD
+    method: ClassVar[str] = METHOD
+    named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
+    """The most a shipped strategy may return less than optimal play, by name."""
 
     def rung_note(self, rules: int) -> str:
         return " (exact)"
@@ -284,9 +288,10 @@ def derive_ladder(variant: Variant | str, max_rules: int = MAX_RULES) -> Ladder:
     return fold_or_bet_ladder(variant, max_rules)
 
 
-def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES) -> Ladder:
+def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES, cost: float = 0.0) -> Ladder:
     """``derive_ladder`` for any variant: in one with draws, the ladder of folding or
-    betting on five cards (the decision after a draw), against the best such play."""
+    betting on five cards (the decision after a draw), against the best such play;
+    it stops at the first rung within ``cost`` of optimal play."""
     gains, optimal = _bet_gains(variant)
     _, masks, nth_ranks = _hands_by_value()
     holds = np.array([sum(1 << RANKS.index(r) for r in h) for h in HOLDS_ANY], dtype=np.int64)
@@ -297,7 +302,7 @@ def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES) -> Ladder:
     order: list[int] = []
     put_first: list[bool] = []
     rtps = [float(gains[plays].sum())]
-    while len(rules) < max_rules - 1:
+    while len(rules) < max_rules - 1 and optimal - rtps[-1] > cost:
         best = None
         for action in ("play", "fold"):
             current = np.where(plays, gains, 0.0)
@@ -336,22 +341,17 @@ def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES) -> Ladder:
     )
 
 
-NAMED_RUNGS = {
-    "simple": (SIMPLE_COST, "the fewest rules within {cost} RTP of optimal play"),
-    "expert": (EXPERT_COST, "the fewest rules within {cost} RTP of optimal play"),
-}
-
-
 def named_strategies(ladder) -> dict[str, Strategy]:
     """The rungs of a ``Ladder`` (or ``derive_draws.DrawLadder``) shipped as strategies:
-    ``simple`` and ``expert`` (``NAMED_RUNGS``), each described with its RTP and cost."""
+    ``simple`` and ``expert``, the fewest rules within the ladder's ``named_costs`` of
+    optimal play, each described with its RTP and cost."""
     named = {}
-    for name, (cost, why) in NAMED_RUNGS.items():
+    for name, cost in ladder.named_costs.items():
         rules = ladder.rung(cost)
         rtp = ladder.rtps[rules - 1]
         description = (
             f"Derived from the exact optimal decisions (studsim derive): {rules} rules "
-            f"on the dealt cards, {why.format(cost=cost)}; RTP {rtp:.6f}"
+            f"on the dealt cards, the fewest within {cost} RTP of optimal play; RTP {rtp:.6f}"
             f"{ladder.rung_note(rules)}, {ladder.optimal_rtp - rtp:.6f} below optimal play "
             f"({ladder.optimal_rtp:.6f})."
         )

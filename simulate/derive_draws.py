@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,9 @@ from .variant import Variant, load_variant
 __all__ = ["DrawLadder", "Situations", "derive_draw_ladder", "sampled_situations"]
 
 AFTER_DRAW_COST = 0.0002
+SIMPLE_COST, EXPERT_COST = 0.005, 0.001
+"""The most a shipped simple or expert strategy may return less than optimal play (as
+estimated on the sampled situations)."""
 CHECK_ROUNDS = 4_000_000
 METHOD = (
     "Each rung adds the first-decision rule (put first, or last before the default) that "
@@ -166,18 +170,21 @@ class DrawLadder:
 
     def strategy_data(self, rules: int, name: str = "derived", description: str = "") -> dict:
         first = [self._data(i) for i in self.order if i < rules - 1]
-        return {
+        data = {
             "name": name,
             "variant": self.variant.name,
             "description": description,
             "first": [*first, {"action": self.default}],
-            "after_draw": self.after_draw,
         }
+        if any(rule["action"] == "exchange" for rule in first):
+            data["after_draw"] = self.after_draw
+        return data
 
     def strategy(self, rules: int, name: str = "derived", description: str = "") -> Strategy:
         return Strategy.from_dict(self.strategy_data(rules, name, description), self.variant)
 
-    method = METHOD
+    method: ClassVar[str] = METHOD
+    named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
 
     @property
     def rtps(self) -> list[float]:
@@ -241,6 +248,8 @@ def derive_draw_ladder(
     actions = _candidate_actions(variant)
     chosen = [_chosen_options(variant, action, situations) for action in actions]
     _, masks, nth_ranks = _hands_by_value()
+    present, rows_of = np.unique(values, return_inverse=True)  # the values dealt
+    masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
     no_holds = np.zeros(1, dtype=np.int64)
     default = 0 if evs[:, 0].mean() >= evs[:, 1].mean() else 1
     current = evs[:, default].copy()
@@ -260,16 +269,19 @@ def derive_draw_ladder(
                 change = np.where(applies & (top | ~claimed), ev - current, 0.0)
                 for d, draw in enumerate(draw_names):
                     held = np.ones(len(evs), dtype=bool) if not draw else draws & DRAWS[draw] > 0
-                    grid = np.zeros((len(masks), 13))
-                    np.add.at(grid, (values[held], up_ranks[held]), change[held])
+                    grid = np.zeros((len(present), 13))
+                    np.add.at(grid, (rows_of[held], up_ranks[held]), change[held])
                     gain, *where = kernels.best_rule_jit(grid, masks, nth_ranks, no_holds)
                     if found is None or gain > found[0]:
-                        found = (gain, a, top, d, where, grid)
-        gain, a, top, d, where, grid = found
+                        found = (gain, a, top, d, where, np.where(held, change, 0.0))
+        gain, a, top, d, where, counted = found
         if gain <= 1e-12:
             break
         first, last, low, high, match, nth, _ = where
-        rule = _simplest(Rule("", first, last, low, high, match, nth, HOLDS_ANY[0]), grid, gain)
+        grid = np.zeros((len(_hands_by_value()[1]), 13))  # by value, as rules read them
+        np.add.at(grid, (values, up_ranks), counted)
+        rule = Rule("", present[first], present[last], low, high, match, nth, HOLDS_ANY[0])
+        rule = _simplest(rule, grid, gain)
         covered = rule.covers()[values, up_ranks]
         if draw_names[d]:
             covered &= draws & DRAWS[draw_names[d]] > 0
@@ -281,7 +293,7 @@ def derive_draw_ladder(
         put_first.append(top)
         rules.append((rule, actions[a], draw_names[d]))
         costs.append(_cost(best - current))
-    fold_or_bet = fold_or_bet_ladder(variant)
+    fold_or_bet = fold_or_bet_ladder(variant, cost=AFTER_DRAW_COST)
     after = fold_or_bet.strategy_data(fold_or_bet.rung(AFTER_DRAW_COST))["first"]
     return DrawLadder(
         variant,
