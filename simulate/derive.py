@@ -229,6 +229,9 @@ class Ladder:
     def rung_note(self, rules: int) -> str:
         return " (exact)"
 
+    def check_note(self, checked: dict) -> str:
+        return ""
+
     def record(self) -> dict:
         return {"best_by_value_and_upcard_rank": self.grouped_rtp}
 
@@ -341,10 +344,11 @@ def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES, cost: float
     )
 
 
-def named_strategies(ladder) -> dict[str, Strategy]:
+def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]:
     """The rungs of a ``Ladder`` (or ``derive_draws.DrawLadder``) shipped as strategies:
     ``simple`` and ``expert``, the fewest rules within the ladder's ``named_costs`` of
-    optimal play, each described with its RTP and cost."""
+    optimal play, each described with its RTP and cost (and, given ``checked``, the
+    figures of ``ladder.check``)."""
     named = {}
     for name, cost in ladder.named_costs.items():
         rules = ladder.rung(cost)
@@ -353,7 +357,7 @@ def named_strategies(ladder) -> dict[str, Strategy]:
             f"Derived from the exact optimal decisions (studsim derive): {rules} rules "
             f"on the dealt cards, the fewest within {cost} RTP of optimal play; RTP {rtp:.6f}"
             f"{ladder.rung_note(rules)}, {ladder.optimal_rtp - rtp:.6f} below optimal play "
-            f"({ladder.optimal_rtp:.6f})."
+            f"({ladder.optimal_rtp:.6f})." + (ladder.check_note(checked[name]) if checked else "")
         )
         named[name] = ladder.strategy(rules, name, description)
     return named
@@ -376,8 +380,8 @@ def save_derived(ladder, results: str | Path, strategies: str | Path, title: str
     strategy files to ``strategies``; each named strategy checked again from its rules
     (``ladder.check``). Returns the files written, by name."""
     results, strategies = Path(results), Path(strategies)
-    named = named_strategies(ladder)
-    shipped = ladder.check(named)
+    shipped = ladder.check(named_strategies(ladder))
+    named = named_strategies(ladder, shipped)
     for name in named:
         shipped[name]["file"] = str(strategies / f"{name}.toml")
     data = {

@@ -230,3 +230,15 @@ def test_keep_open_straight_holds_the_open_four(hand, kept):
     mask = k.keep_mask_jit(cards, k.KEEP_OPEN_STRAIGHT, 4)
     held = format_cards(c for i, c in enumerate(cards) if mask >> i & 1) if mask >= 0 else None
     assert held == kept
+
+
+def test_the_shipped_oasis_strategies_play_below_optimal_play_in_order():
+    """On the same deals: the expert loses less than the simple strategy, and neither
+    beats optimal play (beyond the 99.9% interval of the paired difference)."""
+    from simulate.compare import compare
+
+    strategies = ["optimal", "expert", "simple"]
+    rows = compare("oasis", strategies, 1_000_000, seed=9).table.set_index("strategy")
+    costs, ses = -rows["difference"], rows["difference_se"]
+    assert (costs[1:] >= -Z_999 * ses[1:]).all()
+    assert costs["expert"] < costs["simple"]
