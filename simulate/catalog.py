@@ -1,8 +1,8 @@
 """Every strategy of a variant, by name: its shipped strategy files and the strategies
 computed from its rules. ``load_strategy`` and ``strategy_names`` read this one registry.
 
->>> strategy_names("caribbean")
-['ak-or-better', 'always-play', 'basic', 'optimal', 'optimized', 'pair-or-better']
+>>> strategy_names("six-card")
+['always-play', 'basic', 'optimal', 'optimal-no-draws', 'optimized', 'pair-or-better']
 """
 
 from __future__ import annotations

@@ -232,13 +232,10 @@ def test_keep_open_straight_holds_the_open_four(hand, kept):
     assert held == kept
 
 
-def test_the_shipped_oasis_strategies_play_below_optimal_play_in_order():
-    """On the same deals: the expert loses less than the simple strategy, and neither
-    beats optimal play (beyond the 99.9% interval of the paired difference)."""
+def test_the_shipped_oasis_expert_returns_more_than_the_simple_one():
+    """On the same deals, beyond the 99.9% interval of the paired difference (both are
+    played against optimal play when written: ``results/oasis/derived.json``)."""
     from simulate.compare import compare
 
-    strategies = ["optimal", "expert", "simple"]
-    rows = compare("oasis", strategies, 1_000_000, seed=9).table.set_index("strategy")
-    costs, ses = -rows["difference"], rows["difference_se"]
-    assert (costs[1:] >= -Z_999 * ses[1:]).all()
-    assert costs["expert"] < costs["simple"]
+    rows = compare("oasis", ["simple", "expert"], 1_000_000, seed=9).table.set_index("strategy")
+    assert rows.loc["expert", "difference"] > Z_999 * rows.loc["expert", "difference_se"]

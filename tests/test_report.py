@@ -74,7 +74,9 @@ def test_report_builds_for_every_variant(variant, tmp_path):
     assert f"{100 * span['lowest_rtp']:.4f}%" in first
     if variant == "oasis":
         shipped = [row["strategy"] for row in span["by_strategy"]]
-        assert shipped == ["always-play", "basic", "optimized", "pair-or-better"]
+        assert shipped == [
+            "always-play", "basic", "expert", "optimized", "pair-or-better", "simple"
+        ]  # fmt: skip
         same_deals = [run(variant, name, 4_096, seed=5).summary["rtp"] for name in shipped]
         assert [row["rtp"] for row in span["by_strategy"]] == same_deals
         assert span["lowest_strategy"] == "always-play" and span["highest_rtp"] > 0.98
