@@ -119,16 +119,6 @@ def option_evs_jit(v, tables, lists, hands, upcards, options, fees, forced, out)
 
 
 @njit(cache=True)
-def hand_values_jit(hands):
-    """The value of each row of five cards."""
-    values = np.empty(hands.shape[0], dtype=np.int64)
-    for s in range(hands.shape[0]):
-        h = hands[s]
-        values[s] = value5_jit(h[0], h[1], h[2], h[3], h[4])
-    return values
-
-
-@njit(cache=True)
 def draw_bits_jit(hands):
     """The draws each row of five cards holds (``_strategy.draws_jit``'s bits)."""
     bits = np.empty(hands.shape[0], dtype=np.int64)

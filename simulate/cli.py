@@ -1038,13 +1038,12 @@ def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, a
         ladder = derive_draw_ladder(game, max_rules, samples, seed)
     else:
         ladder = derive_ladder(game, max_rules)
-    written = save_derived(
+    data, written = save_derived(
         ladder,
         Path(out_dir or Path("results") / game.name),
         Path(strategies_dir or Path("strategies") / game.name),
         f"{game.title} ({game.name})",
     )
-    data = json.loads(Path(written["derived.json"]).read_text())
     if as_json:
         print_json(data)
         return

@@ -12,7 +12,6 @@ less than optimal play.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,16 +22,14 @@ import pandas as pd
 import tomli_w
 
 from . import _derive as kernels
-from ._evaluator import value5_jit
 from ._exact import canonical_hands_jit
 from ._io import write_atomic, write_json
-from ._strategy import hand_per_value_jit
 from .cards import RANKS
 from .codes import Category
-from .evaluator import best_five, threshold_value
+from .evaluator import best_five, evaluate, threshold_value
 from .exact import exact_game, value_lists
 from .provenance import __version__, software
-from .strategy import Strategy
+from .strategy import Strategy, hands_by_value
 from .strategy_chart import write_chart
 from .strategy_text import rule_words
 from .variant import Variant, load_variant
@@ -56,17 +53,6 @@ SITUATIONS = math.comb(52, 5) * 47
 """Every (player hand, upcard) situation, equally likely."""
 _TOLERANCE = 1e-9  # gains (per situation) below this are rounding
 _GAINS: dict[str, tuple[np.ndarray, float]] = {}
-
-
-@functools.cache
-def _hands_by_value() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A hand of every value, its ranks as a mask and its n-th highest ranks."""
-    hands = hand_per_value_jit()
-    ranks = np.sort(hands >> 2, axis=1)[:, ::-1]
-    masks = np.zeros(len(hands), dtype=np.int64)
-    for column in range(5):
-        masks |= np.int64(1) << ranks[:, column]
-    return hands, masks, np.ascontiguousarray(ranks)
 
 
 def bet_gains(variant: Variant | str) -> np.ndarray:
@@ -94,8 +80,8 @@ def _weighed_gains(variant: Variant) -> tuple[np.ndarray, float]:
     reps, weights = canonical_hands_jit()
     per_upcard = np.zeros((len(reps), 52))
     kernels.bet_gains_jit(variant.arrays(), value_lists(), reps, weights.astype(float), per_upcard)
-    values = np.array([value5_jit(*hand) for hand in reps.tolist()])
-    gains = np.zeros((len(_hands_by_value()[0]), 13))
+    values = evaluate(reps)
+    gains = np.zeros((len(hands_by_value()[0]), 13))
     np.add.at(gains, values, per_upcard.reshape(len(reps), 13, 4).sum(axis=2))
     return gains / SITUATIONS, float(np.maximum(per_upcard, 0).sum() / SITUATIONS)
 
@@ -115,7 +101,7 @@ class Rule:
 
     def covers(self) -> np.ndarray:
         """Which groups (value, upcard rank) the rule's conditions hold on."""
-        hands, masks, nth_ranks = _hands_by_value()
+        hands, masks, nth_ranks = hands_by_value()
         values = np.arange(len(hands))
         ups = np.arange(13)
         held = (masks[:, None] >> ups[None, :]) & 1
@@ -134,7 +120,7 @@ class Rule:
 
     def data(self) -> dict:
         """The rule as a strategy file writes it."""
-        last_value = len(_hands_by_value()[0]) - 1
+        last_value = len(hands_by_value()[0]) - 1
         rule: dict = {"action": self.action}
         if self.first > 1:
             rule["at_least"] = _value_text(self.first)
@@ -157,7 +143,7 @@ def _value_text(value: int) -> str:
     for category in _NAMED:
         if threshold_value(category.key) == value:
             return category.key
-    five = best_five(_hands_by_value()[0][value])
+    five = best_five(hands_by_value()[0][value])
     flush = len({card & 3 for card in five.tolist()}) == 1
     return " ".join(
         RANKS[card >> 2] + ("s" if flush else "shdc"[i % 4])
@@ -296,7 +282,7 @@ def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES, cost: float
     betting on five cards (the decision after a draw), against the best such play;
     it stops at the first rung within ``cost`` of optimal play."""
     gains, optimal = _bet_gains(variant)
-    _, masks, nth_ranks = _hands_by_value()
+    _, masks, nth_ranks = hands_by_value()
     holds = np.array([sum(1 << RANKS.index(r) for r in h) for h in HOLDS_ANY], dtype=np.int64)
     default = "play" if gains.sum() > 0 else "fold"
     plays = np.full(gains.shape, default == "play")
@@ -374,11 +360,14 @@ def _aligned(table: pd.DataFrame) -> str:
     )
 
 
-def save_derived(ladder, results: str | Path, strategies: str | Path, title: str) -> dict:
+def save_derived(
+    ladder, results: str | Path, strategies: str | Path, title: str
+) -> tuple[dict, dict]:
     """Write the ladder (``derived.json``, ``derived.txt``) and each named strategy's
     chart where it folds or bets (``NAME-chart.pdf``, printable) to ``results``, the
     strategy files to ``strategies``; each named strategy checked again from its rules
-    (``ladder.check``). Returns the files written, by name."""
+    (``ladder.check``). Returns what ``derived.json`` holds, and the files written by
+    name."""
     results, strategies = Path(results), Path(strategies)
     shipped = ladder.check(named_strategies(ladder))
     named = named_strategies(ladder, shipped)
@@ -412,4 +401,4 @@ def save_derived(ladder, results: str | Path, strategies: str | Path, title: str
                 results / f"{name}-chart.pdf",
                 f"{title}: {name} ({shipped[name]['rules']} rules)",
             )
-    return written
+    return data, written

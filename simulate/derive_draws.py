@@ -23,11 +23,12 @@ from . import _derive as kernels
 from . import _strategy as k
 from .codes import Action, Point
 from .compare import compare
-from .derive import HOLDS_ANY, Rule, _hands_by_value, _simplest, fold_or_bet_ladder
+from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
+from .evaluator import evaluate
 from .exact import first_options, value_lists
 from .optimal_game import situation_tables, supports_exact_draws
 from .optimal_sampled import optimal_rtp
-from .strategy import DRAWS, KEEPS, Strategy, StrategyError, _always_applies
+from .strategy import DRAWS, KEEPS, Strategy, StrategyError, _always_applies, hands_by_value
 from .strategy_text import rule_words
 from .variant import Variant, load_variant
 
@@ -250,12 +251,13 @@ def derive_draw_ladder(
     situations = situations or sampled_situations(variant, samples, seed)
     evs = situations.evs
     best = evs.max(axis=1)
-    values = kernels.hand_values_jit(situations.hands)
+    values = evaluate(situations.hands)
     up_ranks = situations.upcards >> 2
     draws = kernels.draw_bits_jit(situations.hands)
     actions = _candidate_actions(variant)
     chosen = [_chosen_options(variant, action, situations) for action in actions]
-    _, masks, nth_ranks = _hands_by_value()
+    _, masks, nth_ranks = hands_by_value()
+    every_value = len(masks)
     present, rows_of = np.unique(values, return_inverse=True)  # the values dealt
     masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
     no_holds = np.zeros(1, dtype=np.int64)
@@ -286,7 +288,7 @@ def derive_draw_ladder(
         if gain <= 1e-12:
             break
         first, last, low, high, match, nth, _ = where
-        grid = np.zeros((len(_hands_by_value()[1]), 13))  # by value, as rules read them
+        grid = np.zeros((every_value, 13))  # by value, as rules read them
         np.add.at(grid, (values, up_ranks), counted)
         rule = Rule("", present[first], present[last], low, high, match, nth, HOLDS_ANY[0])
         rule = _simplest(rule, grid, gain)

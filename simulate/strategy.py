@@ -90,8 +90,14 @@ CONDITIONS = (
 
 
 @functools.cache
-def _hand_per_value() -> np.ndarray:
-    return k.hand_per_value_jit()
+def hands_by_value() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A five-card hand of every value (row ``value``, row 0 unused; what rules read of
+    a hand is alike for every hand of a value), its ranks as a 13-bit mask, and its
+    ranks highest first."""
+    hands = k.hand_per_value_jit()
+    ranks = np.sort(hands >> 2, axis=1)[:, ::-1]
+    masks = np.bitwise_or.reduce(np.int64(1) << ranks, axis=1)
+    return hands, masks, np.ascontiguousarray(ranks)
 
 
 def no_rules() -> np.ndarray:
@@ -179,14 +185,16 @@ class Strategy:
         decisions, a ``RULES`` strategy's first actions by value and upcard rank; else
         empty."""
         if self.kind is StrategyKind.RULES:
-            return no_decisions()._replace(first_actions=self._first_actions)
+            return no_decisions()._replace(first_actions=self.first_actions)
         if self.exact_play is None:
             return no_decisions()
         return self.exact_play.decisions(key, start, stop, progress, boxes, open_boxes)
 
     @functools.cached_property
-    def _first_actions(self) -> np.ndarray:
-        return k.first_actions_jit(self.rules, _hand_per_value())
+    def first_actions(self) -> np.ndarray:
+        """A rule strategy's first action by the hand's value and the upcard's rank
+        (``_strategy.first_actions_jit``)."""
+        return k.first_actions_jit(self.rules, hands_by_value()[0])
 
     def record(self) -> dict:
         """What identifies the strategy in an output: name, file, rules hash and rules."""

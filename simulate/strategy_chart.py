@@ -21,11 +21,10 @@ import pandas as pd
 
 from ._evaluator import category_jit
 from ._io import write_figure
-from ._strategy import first_actions_jit, hand_per_value_jit
 from .cards import RANKS
 from .codes import Action, Category
 from .evaluator import best_five
-from .strategy import Strategy, StrategyKind
+from .strategy import Strategy, StrategyKind, hands_by_value
 
 __all__ = ["chart_figure", "fold_or_bet_chart", "write_chart"]
 
@@ -33,11 +32,10 @@ BELOW_ACE_KING = "no A-K"
 
 
 @functools.cache
-def _groups() -> tuple[list[str], np.ndarray, np.ndarray, list[str]]:
-    """Per hand value (index 0 unused): its group's label, the ranks that follow the
-    group's own in its best five (what a cell names) and its ranks as a mask; the
-    labels strongest first."""
-    hands = hand_per_value_jit()
+def _groups() -> tuple[list[str], np.ndarray, list[str]]:
+    """Per hand value (index 0 unused): its group's label and the ranks that follow the
+    group's own in its best five (what a cell names); the labels strongest first."""
+    hands = hands_by_value()[0]
     labels, rest = [""], [""]
     for value in range(1, len(hands)):
         category = Category(int(category_jit(value, True)))
@@ -51,11 +49,8 @@ def _groups() -> tuple[list[str], np.ndarray, np.ndarray, list[str]]:
         else:
             labels.append(category.label)
             rest.append("")
-    masks = np.zeros(len(hands), dtype=np.int64)
-    for column in range(5):
-        masks |= np.int64(1) << (hands[:, column] >> 2)
     order = list(dict.fromkeys(reversed(labels[1:])))
-    return labels, np.array(rest, dtype=object), masks, order
+    return labels, np.array(rest, dtype=object), order
 
 
 def _cell(bets: np.ndarray, rest: np.ndarray) -> str:
@@ -76,13 +71,14 @@ def fold_or_bet_chart(strategy: Strategy) -> pd.DataFrame:
     and upcard rank (columns)."""
     if strategy.kind is not StrategyKind.RULES:
         raise ValueError(f"strategy {strategy.name!r} is not a list of rules")
-    table = first_actions_jit(strategy.rules, hand_per_value_jit())
+    table = strategy.first_actions
     if not np.isin(table[1:], (Action.FOLD, Action.PLAY)).all():
         raise ValueError(
             f"strategy {strategy.name!r} draws or reads more than the hand's value and the "
             "upcard's rank: its chart is its rules in words (--explain)"
         )
-    labels, rest, masks, order = _groups()
+    labels, rest, order = _groups()
+    masks = hands_by_value()[1]
     values = np.arange(len(labels))
     cells = {}
     for label in order:
