@@ -6,6 +6,7 @@ import json
 import math
 import os
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -77,13 +78,22 @@ def write_figure(path: str | Path, figure, dpi: int = 120) -> Path:
     return path
 
 
+def read_npz(path: str | Path | None) -> dict | None:
+    """The arrays of an ``.npz`` file, or None where there is no path, or the file is
+    missing or unreadable."""
+    if path is None:
+        return None
+    try:
+        with np.load(path) as saved:
+            return {name: saved[name] for name in saved.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+
+
 def read_keyed_npz(path: str | Path, key: str) -> dict | None:
     """The arrays of an ``.npz`` file written with ``key=key`` (its key left out), or None
     where it is missing, unreadable or of another key."""
-    try:
-        with np.load(path) as saved:
-            if str(saved["key"]) == key:
-                return {name: saved[name] for name in saved.files if name != "key"}
-    except (OSError, ValueError, KeyError):
-        pass
-    return None
+    saved = read_npz(path)
+    if saved is None or "key" not in saved or str(saved.pop("key")) != key:
+        return None
+    return saved

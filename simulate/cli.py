@@ -28,9 +28,11 @@ from .compare import compare, information_value
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise
 from .game_buy import saved_game_gain, with_first_decisions
-from .optimal_game import optimal_result
-from .optimal_sampled import SHORT_DRAWS, SampledOptimum
+from .game_sampled import SITUATION_ROUNDS, sampled_game_gain
+from .optimal_game import optimal_result, supports_exact_draws
+from .optimal_sampled import SHORT_DRAWS, SampledOptimum, saved_sampled_optimum
 from .optimize import check_winner, optimize
+from .optimum import optimal_rtp
 from .provenance import __version__, software
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
@@ -925,25 +927,76 @@ def protect_command(variant, hole, shared, samples, shared_samples, seed, out_di
     default=0,
     show_default=True,
     type=click.IntRange(min=0),
-    help="Situations on which the first decisions are weighed again for the game (those "
-    "already measured with the seed are kept; about 2 s each here).",
+    help="Where the whole game is weighed (Six-Card): situations on which the first "
+    "decisions are weighed again for the game (those already measured with the seed are "
+    "kept; about 2 s each here).",
 )
-@seed_option("Seed of the sampled situations.")
+@click.option(
+    "--rounds",
+    default=SITUATION_ROUNDS,
+    show_default=True,
+    type=click.IntRange(min=2),
+    help="Where optimal play is sampled (Russian, 1-2-5): rounds dealt for each sampled "
+    "situation.",
+)
+@seed_option("Seed of the sampled situations, or of the rounds dealt for them.")
 @click.option(
     "--table",
     type=click.Path(dir_okay=False),
-    help="Also keep the samples in this copy of the table of the whole game.",
+    help="Also keep the measurement in this file (the shipped copy of its table).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def game_buy_command(variant, samples, seed, table, as_json) -> None:
-    """What buying the non-qualifying dealer a game adds to optimal play in VARIANT:
-    optimal play simulated on paired deals (kept with the table of the whole game)
-    and, on --samples situations, the first decisions and the choices after a buy
-    weighed again for the game (every EV exact), which turns the lower bound into
-    an estimate with a 99.9% interval. Blocks are kept as they finish; an
-    interrupted run resumes where it stopped."""
+def game_buy_command(variant, samples, rounds, seed, table, as_json) -> None:
+    """What buying the non-qualifying dealer a game adds to optimal play in VARIANT.
+
+    Where the whole game is weighed (Six-Card): optimal play simulated on paired deals
+    (kept with the table of the whole game) and, on --samples situations, the first
+    decisions and the choices after a buy weighed again for the game (every EV exact),
+    which turns the lower bound into an estimate. Where optimal play is sampled
+    (Russian, 1-2-5): each sampled situation played again on --rounds rounds with its
+    best option, the game bought exactly (a lower bound). Blocks are kept as they
+    finish; an interrupted run resumes where it stopped."""
     game = load_variant(variant)
+    path = Path(table) if table else None
+    if game.buy_game is None:
+        raise InputError(f"{game.name}: the dealer's game cannot be bought")
+    if supports_exact_draws(game):
+        record = _game_buy_weighed(game, samples, seed, path)
+    elif samples:
+        raise InputError(
+            f"--samples: {game.name}'s first decisions are sampled already; --rounds sets "
+            "the rounds of each sampled situation"
+        )
+    else:
+        bar, progress = _stages_bar(game.name)
+        try:
+            stage = functools.partial(progress, "situations")
+            sampled = saved_sampled_optimum(game)
+            if sampled is None:
+                raise InputError(
+                    f"{game.name}: no sampled optimum to measure the game on (studsim exact "
+                    f"{game.name} -s optimal)"
+                )
+            sampled_game_gain(sampled, rounds, seed=seed, path=path, progress=stage)
+        except KeyboardInterrupt:
+            click.echo("interrupted: the finished blocks are kept; run again to resume", err=True)
+            sys.exit(130)
+        finally:
+            bar.close()
+        optimal = optimal_rtp(game)
+        record = {"rtp_without_game": optimal["rtp"], **optimal["with_game"]}
+    if as_json:
+        print_json({"variant": game.record(), "software": __version__, **record})
+        return
+    click.echo(f"{game.title} ({game.name}), optimal play and the dealer's game")
+    rows = [{"figure": figure, "value": _shown(value)} for figure, value in _game_rows(record)]
+    print_table(rows, ["figure", "value"], right=["value"])
+
+
+def _game_buy_weighed(game, samples: int, seed: int, path: Path | None) -> dict:
+    """The game's gain where the whole game is weighed, its first decisions weighed again
+    on ``samples`` situations."""
     exact = optimal_result(game)
     gain = saved_game_gain(game)
     if exact is None or gain is None:
@@ -954,30 +1007,36 @@ def game_buy_command(variant, samples, seed, table, as_json) -> None:
     bar = tqdm(total=samples, disable=not sys.stderr.isatty(), desc=f"{game.name}, situations")
     try:
         gain = with_first_decisions(
-            game,
-            gain,
-            samples,
-            seed=seed,
-            path=Path(table) if table else None,
+            game, gain, samples, seed=seed, path=path,
             progress=lambda done, total: bar.update(done - bar.n),
-        )
+        )  # fmt: skip
     except KeyboardInterrupt:
-        bar.close()
         click.echo("interrupted: the finished blocks are kept; run again to resume", err=True)
         sys.exit(130)
     finally:
         bar.close()
-    record = gain.record(exact.summary["rtp"])
-    if as_json:
-        print_json({"variant": game.record(), "software": __version__, **record})
-        return
-    low, high = record["rtp_interval_999"]
+    return {"rtp_without_game": exact.summary["rtp"], **gain.record(exact.summary["rtp"])}
+
+
+def _game_rows(record: dict) -> list[tuple[str, object]]:
+    """The rows of ``game-buy``'s table."""
+    sampled = "situations" in record
     rows = [
-        ("rtp, the game never bought (exact)", exact.summary["rtp"]),
+        (
+            "rtp, the game never bought" + (" (sampled)" if sampled else " (exact)"),
+            record["rtp_without_game"],
+        ),
         ("gain, the game bought exactly (simulated)", record["gain"]),
         ("  its standard error", record["gain_standard_error"]),
-        ("  paired rounds", f"{record['rounds']:,}"),
     ]
+    if sampled:
+        rows += [
+            ("  situations", f"{record['situations']:,}"),
+            ("  rounds per situation", f"{record['rounds_per_situation']:,}"),
+            ("  share of rounds the game is bought", record["game_bought"]),
+        ]
+    else:
+        rows.append(("  paired rounds", f"{record['rounds']:,}"))
     if decisions := record.get("first_decisions"):
         changed = f"{decisions['samples']:,} ({decisions['situations_changed']:,})"
         rows += [
@@ -985,14 +1044,13 @@ def game_buy_command(variant, samples, seed, table, as_json) -> None:
             ("  its standard error", decisions["gain_standard_error"]),
             ("  situations (where the choice changes)", changed),
         ]
+    low, high = record["rtp_interval_999"]
     bound = " (a lower bound)" if record["lower_bound"] else ""
-    rows += [
+    return [
+        *rows,
         (f"rtp, optimal play with the game{bound}", record["rtp"]),
         ("  99.9% interval (normal approximation)", f"{low:.6f} to {high:.6f}"),
     ]
-    click.echo(f"{game.title} ({game.name}), optimal play and the dealer's game")
-    table = [{"figure": figure, "value": _shown(value)} for figure, value in rows]
-    print_table(table, ["figure", "value"], right=["value"])
 
 
 @main.command("derive")

@@ -27,7 +27,7 @@ from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
 from .evaluator import evaluate
 from .exact import first_options, value_lists
 from .optimal_game import situation_tables, supports_exact_draws
-from .optimal_sampled import optimal_rtp
+from .optimum import optimal_rtp
 from .strategy import DRAWS, KEEPS, Strategy, StrategyError, _always_applies, hands_by_value
 from .strategy_text import rule_words
 from .variant import Variant, load_variant

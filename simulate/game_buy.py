@@ -74,6 +74,7 @@ class GameBuyGain:
             "gain": self.gain,
             "gain_standard_error": self.standard_error,
             "gain_interval_999": list(self.interval),
+            "how": f"simulated gain on {self.rounds:,} paired deals, a lower bound",
         }
         gain, variance = self.gain, self.standard_error**2
         if self.decisions is not None and len(self.decisions) > 1:
@@ -89,6 +90,7 @@ class GameBuyGain:
                 "gain_standard_error": se,
                 "situations_changed": int((self.decisions > 0).sum()),
             }
+            record["how"] = f"simulated gain, first decisions weighed on {n:,} situations"
             gain, variance = gain + mean, variance + se**2
         if exact_rtp is not None:
             half = Z_999 * math.sqrt(variance)

@@ -39,7 +39,7 @@ from .optimal_game import (
 from .strategy import Strategy, StrategyKind
 from .variant import Variant, load_variant
 
-__all__ = ["OptimalPlay", "hand_class_maps", "optimal_strategy"]
+__all__ = ["OptimalPlay", "hand_class_maps", "no_draw_plays", "optimal_strategy"]
 
 OPTIMAL_VERSION = 3
 _CLASS_MAPS = None
@@ -59,6 +59,17 @@ def hand_class_maps() -> tuple[np.ndarray, ...]:
 
 def _cache_name(kind: str, variant: Variant) -> str:
     return f"optimal-{kind}-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}"
+
+
+def no_draw_plays(variant: Variant) -> np.ndarray:
+    """Whether the best play without draws bets, by class of five cards and upcard
+    (relabelled with it): betting is worth more than folding, every deal counted, the
+    dealer's game never bought (cached)."""
+    return cached_arrays(
+        _cache_name("table", variant),
+        lambda: {"plays": weigh_every_deal(variant, None)[-1]},
+        DECISION_SOURCES,
+    )["plays"]
 
 
 class OptimalPlay:
@@ -106,11 +117,7 @@ class OptimalPlay:
         _, class_of, perm_of, perms = hand_class_maps()
         if not self.draws:
             if self._plays is None:
-                self._plays = cached_arrays(
-                    _cache_name("table", self.variant),
-                    lambda: {"plays": weigh_every_deal(self.variant, None)[-1]},
-                    DECISION_SOURCES,
-                )["plays"]
+                self._plays = no_draw_plays(self.variant)
             return self._arrays(self._plays, class_of, perm_of, perms, np.zeros((0, 2), np.int64))
         if self.table is None:
             keys = engine.situation_keys_jit(

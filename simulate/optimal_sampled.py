@@ -23,7 +23,6 @@ __all__ = [
     "SHORT_DRAWS",
     "SampledOptimum",
     "discard_sampled",
-    "optimal_rtp",
     "sampled_optimum",
     "save_sampled_optimum",
     "saved_sampled_optimum",
@@ -48,17 +47,14 @@ from ._io import read_keyed_npz, write_npz
 from ._tables import source_hash
 from .cluster import current_client, unit_results
 from .codes import Action
-from .exact import ExactResult, exact_game, first_options, needs_pair_tables, value_lists
-from .game_buy import saved_game_gain
+from .exact import ExactResult, first_options, needs_pair_tables, value_lists
 from .intervals import betting_interval
 from .optimal_game import (
     DECISION_SOURCES,
     exact_optimal_game,
     keep_arrays,
     kept_arrays,
-    optimal_result,
     optimal_result_of_totals,
-    supports_exact_draws,
 )
 from .provenance import software
 from .proxy import ProxyGains, proxy_gains
@@ -301,45 +297,6 @@ def discard_sampled(folder: Path) -> None:
         path.unlink()
     for path in folder.glob("draws*-ranges"):
         shutil.rmtree(path)
-
-
-_EXACT_RTPS: dict[str, float] = {}
-
-
-def optimal_rtp(variant: Variant) -> dict:
-    """The RTP under optimal play and how it is known: exact enumeration where the game
-    is weighed (without draws, or with draws from the saved counts), sampled where
-    longer exchanges were measured (with its 99.9% interval, the normal
-    approximation's), else None; where the dealer's game was bought on paired deals,
-    ``with_game``: that measurement (``game_buy.GameBuyGain.record``)."""
-    if not variant.has_draws:
-        if variant.rules_hash not in _EXACT_RTPS:  # seconds each: kept for the process
-            _EXACT_RTPS[variant.rules_hash] = exact_game(variant, "optimal").summary["rtp"]
-        return {"rtp": _EXACT_RTPS[variant.rules_hash], "method": "exact"}
-    never_bought = "; the dealer's game never bought" if variant.buy_game else ""
-    if supports_exact_draws(variant):
-        result = optimal_result(variant)
-        if result is None:
-            return {"rtp": None, "method": "not weighed yet"}
-        bound = " (a lower bound)" if variant.buy_game else ""
-        method = f"exact, every draw{never_bought}{bound}"
-        optimal = {"rtp": result.summary["rtp"], "method": method}
-        if gain := saved_game_gain(variant):
-            optimal["with_game"] = gain.record(result.summary["rtp"])
-        return optimal
-    sampled = saved_sampled_optimum(variant)
-    if sampled is None:
-        return {
-            "rtp": None,
-            "method": f"not weighed yet (studsim exact {variant.name} -s optimal)",
-        }
-    figures = sampled.summary()
-    return {
-        "rtp": figures["rtp"],
-        "method": f"exact to {sampled.short_draws}-card draws + {figures['samples']:,} "
-        f"situations sampled against a proxy{never_bought}",
-        "interval": figures["rtp_interval_999"],
-    }
 
 
 def sampled_name(variant: Variant) -> str:

@@ -23,7 +23,7 @@ import pandas as pd
 from . import _protection as kernels
 from ._exact import canonical_hands_jit
 from .exact import value_lists
-from .optimal_sampled import optimal_rtp
+from .optimum import optimal_rtp
 from .simulation import DEFAULT_SEED, Z95, Z_999, _key
 from .variant import Variant, load_variant
 

@@ -36,7 +36,7 @@ from .compare import compare
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
-from .optimal_sampled import optimal_rtp
+from .optimum import optimal_rtp
 from .protection import COLUMNS, HOLE_CARDS, METHODS, covers, protection_tables
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
@@ -501,20 +501,9 @@ def _with_game_row(with_game: dict | None) -> dict:
     if not with_game:
         return {}
     low, high = (_percent(x) for x in with_game["rtp_interval_999"])
-    if decisions := with_game.get("first_decisions"):
-        how = (
-            f"and what weighing it in the first decisions adds, on {decisions['samples']:,} "
-            f"sampled situations; 99.9% interval {low} to {high}"
-        )
-    else:
-        how = (
-            f"99.9% interval {low} to {high}; a lower bound, the first decisions not weighed "
-            "again for it"
-        )
     return {
         "Return to player, optimal play, the dealer's game bought": (
-            f"{_percent(with_game['rtp'])} (the exact RTP plus the game's gain, simulated on "
-            f"{with_game['rounds']:,} paired deals; {how})"
+            f"{_percent(with_game['rtp'])} ({with_game['how']}; 99.9% interval {low} to {high})"
         )
     }
 

@@ -40,11 +40,9 @@ def _with_game_text(with_game) -> str:
     if not isinstance(with_game, dict):
         return ""
     low, high = with_game["rtp_interval_999"]
-    how = "simulated gain, a lower bound"
-    if decisions := with_game.get("first_decisions"):
-        how = f"simulated gain, first decisions weighed on {decisions['samples']:,} situations"
     return (
-        f"; with the dealer's game bought: {with_game['rtp']:.6f} ({low:.4f} to {high:.4f}, {how})"
+        f"; with the dealer's game bought: {with_game['rtp']:.6f} ({low:.4f} to {high:.4f}, "
+        f"{with_game['how']})"
     )
 
 

@@ -19,7 +19,7 @@ from simulate.game_buy import (
     saved_game_gain,
     with_first_decisions,
 )
-from simulate.optimal_sampled import optimal_rtp
+from simulate.optimum import optimal_rtp
 from simulate.simulation import run
 from simulate.variant import load_variant
 

@@ -19,13 +19,13 @@ from simulate.optimal_sampled import (
     BLOCK,
     Z_999,
     _class_weights,
-    optimal_rtp,
     sample_situations,
     sampled_optimum,
     save_sampled_optimum,
     saved_sampled_optimum,
     situation_gains,
 )
+from simulate.optimum import optimal_rtp
 from simulate.proxy import ProxyGains
 from simulate.variant import load_variant, with_draws_up_to
 
