@@ -16,7 +16,16 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from ._decisions import after_buy_choice_jit, after_draw_choice_jit, cards_in_jit
-from ._evaluator import category_jit, hand_value_jit, value5_jit
+from ._evaluator import (
+    FLUSH,
+    OFFSETS5,
+    RANKS5,
+    SHIFT5,
+    WEIGHT5,
+    category_jit,
+    hand_value_jit,
+    value5_jit,
+)
 from ._exact import thrown_count_jit
 from ._exact_play import (
     best_option_seeing_jit,
@@ -127,23 +136,65 @@ def _exchange(hand, n, kept, state, used):
 
 
 @njit(cache=True)
-def exact_game_gain_jit(v, value, multiple, dealer, discard, used, fees):
-    """Expected gain, in antes, of buying the dealer a game over declining it.
+def exact_game_gain_jit(v, value, multiple, dealer, discard, used):
+    """Expected gain, in antes, of buying the dealer a game over declining it, for a
+    final hand of ``value`` whose BET pays ``multiple`` (the fees paid before are the
+    same either way).
 
-    The player sees the dealer's hand and the card he discards; the new card
-    is any card the player has not seen.
-    """
-    declined_won, declined_lost, _ = settle_jit(v, value, multiple, False, fees, 0, False, 0)
-    trial = dealer.copy()
-    total, count = 0.0, 0
-    for card in range(52):
-        if not (used >> card) & 1:
-            trial[discard] = card
-            after = value5_jit(trial[0], trial[1], trial[2], trial[3], trial[4])
-            won, lost, _ = settle_jit(v, value, multiple, False, fees, 0, True, after)
-            total += won - lost
-            count += 1
-    return total / count - (declined_won - declined_lost)
+    The player sees the dealer's hand and the card he discards; the new card is any
+    card the player has not seen (not in ``used``). The dealer's value after it
+    depends on the new card's rank alone (``value5_jit``'s rank sums), but for a card
+    making a flush of his four kept cards, so each rank is weighed once, and each way
+    the game can end (no qualifier, win, push, loss) is settled once."""
+    key, suit, ranks = 0, dealer[(discard + 1) % 5] & 3, 0
+    for i in range(5):
+        if i != discard:
+            key += WEIGHT5[dealer[i]]
+            ranks |= 1 << (dealer[i] >> 2)
+            if dealer[i] & 3 != suit:
+                suit = -1
+    ways = (0, 0, 0, 0)  # new cards ending it each way: no qualifier, win, push, loss
+    for rank in range(13):
+        cards = (~used >> (4 * rank)) & 15  # of this rank, not seen
+        if suit >= 0 and (cards >> suit) & 1:
+            cards &= ~(1 << suit)
+            ways = _tally(v, value, FLUSH[ranks | (1 << rank)], 1, ways)
+        if cards:
+            k = key + WEIGHT5[4 * rank]
+            ways = _tally(v, value, RANKS5[k + OFFSETS5[k >> SHIFT5]], _BITS[cards], ways)
+    total = ways[0] * _bought_net(v, value, multiple, 0)
+    if ways[1]:  # each settled against a dealer ending it that way
+        total += ways[1] * _bought_net(v, value, multiple, v.qualifier)
+    if ways[2]:
+        total += ways[2] * _bought_net(v, value, multiple, value)
+    if ways[3]:
+        total += ways[3] * _bought_net(v, value, multiple, 7462)
+    return total / (ways[0] + ways[1] + ways[2] + ways[3]) - v.ante_pays_no_qualify
+
+
+_BITS = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _tally(v, value, after, count, ways):
+    """``ways`` (see ``exact_game_gain_jit``) with ``count`` more new cards after which
+    the dealer's value is ``after``."""
+    none, win, push, loss = ways
+    if after < v.qualifier:
+        return none + count, win, push, loss
+    if value > after:
+        return none, win + count, push, loss
+    if value == after:
+        return none, win, push + count, loss
+    return none, win, push, loss + count
+
+
+@njit(cache=True, inline="always")
+def _bought_net(v, value, multiple, after):
+    """The player's net, in antes and fees aside, of a bought game against a dealer of
+    value ``after``."""
+    won, lost, _ = settle_jit(v, value, multiple, False, 0.0, 0, True, after)
+    return won - lost
 
 
 @njit(cache=True, inline="always")
@@ -336,9 +387,7 @@ def _buy_games(
         if game_mode == GameMode.EXACT:
             multiple = bet_multiple_jit(v, final, box_i[box, VALUE])
             box_f[box, MULTIPLE] = multiple
-            gain = exact_game_gain_jit(
-                v, box_i[box, VALUE], multiple, dealer, discard, dead, box_f[box, FEES]
-            )
+            gain = exact_game_gain_jit(v, box_i[box, VALUE], multiple, dealer, discard, dead)
             bought = gain > 0
         elif game_mode == GameMode.RULES:
             bought = (

@@ -64,12 +64,12 @@ def situation_game_gains_jit(
                 control += max(
                     0.0,
                     exact_game_gain_jit(
-                        v, five_value, five_multiple, dealer, discard, five_mask | dealer_mask, 0.0
+                        v, five_value, five_multiple, dealer, discard, five_mask | dealer_mask
                     ),
                 )
             hand[:5] = hands[j]
             seen[0] = cards_mask_jit(hands[j])
-            cards, fees, folded = play_box_jit(
+            cards, _, folded = play_box_jit(
                 v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand,
                 upcard, 1.0, money,
             )  # fmt: skip
@@ -79,7 +79,7 @@ def situation_game_gains_jit(
             value = hand_value_jit(final)
             multiple = bet_multiple_jit(v, final, value)
             dead = seen[0] | dealer_mask
-            gain = exact_game_gain_jit(v, value, multiple, dealer, discard, dead, fees)
+            gain = exact_game_gain_jit(v, value, multiple, dealer, discard, dead)
             if gain > 0:
                 total += gain
                 count += 1

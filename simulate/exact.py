@@ -233,7 +233,7 @@ def _advise_game(
     used = 0
     for card in np.concatenate([cards, dealt, seen]).tolist():
         used |= 1 << card
-    gain = exact_game_gain_jit(v, value, multiple, dealt, discard, used, 0.0)
+    gain = exact_game_gain_jit(v, value, multiple, dealt, discard, used)
     decline = variant.ante_pays_no_qualify
     return _mark_best(
         [

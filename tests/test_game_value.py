@@ -44,8 +44,41 @@ def bet_with_game(variant, final, upcard, pool):
         if dealer_value < v.qualifier:
             used = outside | sum(1 << int(c) for c in hidden)
             discard = dealer_discard_jit(v, dealer)
-            extra += max(0.0, exact_game_gain_jit(v, value, multiple, dealer, discard, used, 0.0))
+            extra += max(0.0, exact_game_gain_jit(v, value, multiple, dealer, discard, used))
     return total / count, extra / count
+
+
+@pytest.mark.parametrize("name", GAME_VARIANTS)
+def test_the_engine_s_game_gain_settles_every_new_card(name):
+    """The engine's gain of buying the game (each rank of new card weighed once) against
+    every new card settled one by one, on 2,000 non-qualifying dealer hands and final
+    hands of five or six cards dealt at random, the player's cards and others seen."""
+    v = load_variant(name).arrays()
+    rng = np.random.default_rng(21)
+    checked = suited = 0
+    while checked < 2_000:
+        deck = rng.permutation(52)
+        dealer, final = deck[:5].astype(np.int64), deck[5 : 5 + rng.integers(5, 7)]
+        if hand_value_jit(dealer) >= v.qualifier:
+            continue
+        value = hand_value_jit(final.astype(np.int64))
+        multiple = bet_multiple_jit(v, final.astype(np.int64), value)
+        used = sum(1 << int(c) for c in deck[: 11 + rng.integers(0, 20)])
+        discard = dealer_discard_jit(v, dealer)
+        nets = []
+        for card in (c for c in range(52) if not (used >> c) & 1):
+            after = dealer.copy()
+            after[discard] = card
+            won, lost, _ = settle_jit(
+                v, value, multiple, False, 0.0, 0, True, hand_value_jit(after)
+            )
+            nets.append(won - lost)
+        declined = v.ante_pays_no_qualify
+        gain = exact_game_gain_jit(v, value, multiple, dealer, discard, used)
+        assert gain == pytest.approx(np.mean(nets) - declined, abs=1e-12)
+        suited += len({int(c) & 3 for c in np.delete(dealer, discard)}) == 1
+        checked += 1
+    assert suited > 20  # the flushes the new card can make are weighed too
 
 
 def situation(seed, hand, upcard, n_seen):
