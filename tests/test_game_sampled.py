@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulate import game_sampled
+from simulate import game_sampled, optimal_game
 from simulate._exact import situation_tables_jit
 from simulate._game_value import bet_gain_jit, buy_evs_jit, exchange_gain_jit
 from simulate.cards import parse_cards
@@ -109,7 +109,8 @@ def test_the_measurement_resumes_and_gives_the_rtp_with_the_game(tmp_path, monke
     at once; the record adds the control's mean and the gains' differences to it to the
     sampled optimum's differences to the proxy."""
     monkeypatch.setattr(game_sampled, "BLOCK", 2)
-    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path / "cache"))
+    for module in (game_sampled, optimal_game):  # the measurement's cache, the rest kept
+        monkeypatch.setattr(module, "cache_dir", lambda: tmp_path / "cache")
     sampled, copy = saved_sampled_optimum(load_variant("six-card-125")), tmp_path / "copy.npz"
     cached = tmp_path / "cache" / game_sampled.game_name(sampled.variant)
     measure = functools.partial(sampled_game_gain, sampled, 256, seed=3, control_rounds=2**13)
