@@ -32,7 +32,6 @@ from .game_sampled import SITUATION_ROUNDS, sampled_game_gain
 from .optimal_game import optimal_result, supports_exact_draws
 from .optimal_sampled import SHORT_DRAWS, SampledOptimum, saved_sampled_optimum
 from .optimize import check_winner, optimize
-from .optimum import optimal_rtp
 from .provenance import __version__, software
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
@@ -978,14 +977,13 @@ def game_buy_command(variant, samples, rounds, seed, table, as_json) -> None:
                     f"{game.name}: no sampled optimum to measure the game on (studsim exact "
                     f"{game.name} -s optimal)"
                 )
-            sampled_game_gain(sampled, rounds, seed=seed, path=path, progress=stage)
+            gain = sampled_game_gain(sampled, rounds, seed=seed, path=path, progress=stage)
         except KeyboardInterrupt:
             click.echo("interrupted: the finished blocks are kept; run again to resume", err=True)
             sys.exit(130)
         finally:
             bar.close()
-        optimal = optimal_rtp(game)
-        record = {"rtp_without_game": optimal["rtp"], **optimal["with_game"]}
+        record = {"rtp_without_game": sampled.summary()["rtp"], **gain.record(sampled)}
     if as_json:
         print_json({"variant": game.record(), "software": __version__, **record})
         return
@@ -1031,6 +1029,7 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
     ]
     if sampled:
         rows += [
+            ("  of it, betting or folding the five cards (whole game)", record["control_gain"]),
             ("  situations", f"{record['situations']:,}"),
             ("  rounds per situation", f"{record['rounds_per_situation']:,}"),
             ("  share of rounds the game is bought", record["game_bought"]),
