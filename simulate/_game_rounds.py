@@ -45,8 +45,8 @@ def situation_game_gains_jit(
         decisions = np.zeros(DECISIONS, dtype=np.int64)
         hand, dealer = np.empty(6, dtype=np.int64), np.empty(5, dtype=np.int64)
         upcard = upcards[j]
-        dealt = cards_mask_jit(hands[j]) | (np.int64(1) << upcard)
         five_mask = cards_mask_jit(hands[j])
+        dealt = five_mask | (np.int64(1) << upcard)
         five_value = hand_value_jit(hands[j])
         five_multiple = bet_multiple_jit(v, hands[j], five_value)
         total, control, count = 0.0, 0.0, 0
@@ -68,7 +68,7 @@ def situation_game_gains_jit(
                     ),
                 )
             hand[:5] = hands[j]
-            seen[0] = cards_mask_jit(hands[j])
+            seen[0] = five_mask
             cards, _, folded = play_box_jit(
                 v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand,
                 upcard, 1.0, money,

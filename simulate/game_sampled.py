@@ -28,12 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
-from ._decisions import best_options_jit
 from ._exact import thrown_count_jit
-from ._exact_play import ExactDecisions, no_after_buy, no_situation_tables, situation_key_jit
+from ._exact_play import no_decisions, situation_key_jit
 from ._game_rounds import situation_game_gains_jit
 from ._io import read_npz
 from ._tables import cache_dir
@@ -42,7 +40,7 @@ from .compare import paired_difference
 from .exact import first_options, needs_pair_tables, value_lists
 from .optimal import hand_class_maps, no_draw_plays, optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays
-from .optimal_sampled import SampledOptimum
+from .optimal_sampled import SampledOptimum, best_options
 from .simulation import DEFAULT_SEED, Z_999, run
 from .variant import Variant
 
@@ -266,18 +264,8 @@ def best_choices(
 
 
 def _best_of(variant, hands, upcards, options, among, pairs) -> tuple[np.ndarray, np.ndarray]:
-    """(the best option of ``among``, its EV) of each situation, one on each thread;
-    ``pairs``: whether to tabulate the dealer's hands per pair of drawn cards."""
-    fees, forced = variant.draw_arrays()
-    v, lists = variant.arrays(), value_lists()
-    found, evs = np.empty(len(hands), dtype=np.int64), np.empty(len(hands))
-    step = numba.get_num_threads()
-    for start in range(0, len(hands), step):
-        part = slice(start, start + step)
-        best_options_jit(
-            v, lists, hands[part], upcards[part], options[among], fees, forced, pairs,
-            found[part], evs[part],
-        )  # fmt: skip
+    """(the best option of ``among``, its EV) of each situation."""
+    found, evs = best_options(variant, hands, upcards, options[among], pairs)
     return among[found], evs
 
 
@@ -301,11 +289,12 @@ def situation_game_gains(
     keys = _situation_keys(hands, upcards)
     order = np.argsort(keys, kind="stable")
     memo_keys, first_of_key = np.unique(keys[order], return_index=True)
-    exact = ExactDecisions(
-        np.zeros((0, 52), dtype=np.bool_), class_of, perm_of, perms, memo_keys,
-        np.asarray(choices, dtype=np.int64)[order][first_of_key], first_options(variant)[0],
-        np.zeros((0, 52), dtype=np.uint8), *no_after_buy(), *value_lists(),
-        *no_situation_tables(), np.zeros((0, 13), dtype=np.int8),
+    lists = value_lists()
+    exact = no_decisions()._replace(
+        class_of=class_of, perm_of=perm_of, perms=perms, keys=memo_keys,
+        choices=np.asarray(choices, dtype=np.int64)[order][first_of_key],
+        options=first_options(variant)[0],
+        values1=lists[0], values2=lists[1], values3=lists[2], values4=lists[3],
     )  # fmt: skip
     bets_five = no_draw_plays(variant)[keys // 52, keys % 52]
     fees, forced = variant.draw_arrays()

@@ -28,7 +28,7 @@ import pandas as pd
 from . import _situation as kernels
 from ._exact import canonical_hands_jit
 from ._exact_play import after_buy_rows_jit
-from ._io import read_keyed_npz, write_npz
+from ._io import read_keyed_npz, read_npz, write_npz
 from ._tables import cache_dir, source_hash
 from .cluster import current_client, unit_results
 from .codes import (
@@ -456,11 +456,9 @@ def kept_arrays(name: str) -> dict | None:
     None where neither has it."""
     shipped = resources.files("simulate") / "tables" / name
     for path in (shipped, cache_dir() / name):
-        try:
-            with resources.as_file(path) as real, np.load(real) as saved:
-                return {key: saved[key] for key in saved.files}
-        except (OSError, ValueError, KeyError):
-            continue
+        with resources.as_file(path) as real:
+            if (saved := read_npz(real)) is not None:
+                return saved
     return None
 
 

@@ -395,12 +395,20 @@ def situation_gains(
 
 
 def _best_evs(variant: Variant, hands, upcards, options) -> np.ndarray:
-    """The best EV among ``options`` of each situation, one situation per thread at a
-    time, so that Ctrl-C waits for one situation only."""
+    """The best EV among ``options`` of each situation (see ``best_options``)."""
     if not len(options):
         return np.full(len(hands), -np.inf)
+    return best_options(variant, hands, upcards, options, needs_pair_tables(variant))[1]
+
+
+def best_options(
+    variant: Variant, hands: np.ndarray, upcards: np.ndarray, options: np.ndarray, pairs: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """(the index in ``options`` of the best option, its EV) of each situation, one
+    situation per thread at a time, so that Ctrl-C waits for one situation only;
+    ``pairs``: whether to tabulate the dealer's hands per pair of drawn cards."""
     fees, forced = variant.draw_arrays()
-    v, lists, pairs = variant.arrays(), value_lists(), needs_pair_tables(variant)
+    v, lists = variant.arrays(), value_lists()
     upcards = upcards.astype(np.int64)
     choice = np.empty(len(hands), dtype=np.int64)
     evs = np.empty(len(hands))
@@ -411,4 +419,4 @@ def _best_evs(variant: Variant, hands, upcards, options) -> np.ndarray:
             v, lists, hands[part], upcards[part], options, fees, forced, pairs,
             choice[part], evs[part],
         )  # fmt: skip
-    return evs
+    return choice, evs
