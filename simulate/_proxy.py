@@ -46,17 +46,15 @@ import numpy as np
 from numba import njit, prange
 
 from ._evaluator import BINOMIAL, hand_value_jit
-from ._exact import after_draw_ev_jit, thrown_count_jit
+from ._exact import after_draw_ev_jit, ev_from_counts_jit, thrown_count_jit
 from ._settlement import bet_multiple_jit
+from ._situation import add_dealer_term_jit
 
 OTHERS = 51  # cards outside the upcard
 OFFSETS = np.cumsum([0] + [comb(OTHERS, k) for k in range(6)])
 """Where the sets of k cards start in an array of sums, k = 0..5; ``OFFSETS[6]``: its length."""
 HANDS = comb(OTHERS, 5)
 UNSEEN = 46  # cards the player draws from, and the dealer's four come from
-DEALER_HANDS = comb(UNSEEN, 4)
-DEALER_HANDS_WITHOUT = comb(UNSEEN - 1, 4)  # of them, those without a given card
-DEALER_HANDS_WITH = comb(UNSEEN - 1, 3)
 REMOVAL_SCALE = np.array([4 * (UNSEEN - 1) / ((UNSEEN - 4) * (UNSEEN - k)) for k in range(6)])
 """Per count k of discards: how a final hand's EV moves per unit of the summed effects
 of its discards (see the module's docstring)."""
@@ -154,13 +152,47 @@ def hand_values_jit(v, lists, upcard, plays, best):
         plays[rank], best[rank] = plays[image_of[rank]], best[image_of[rank]]
 
 
+@njit(cache=True)
+def _ev_holding(v, tables, lists, hand, upcard, card, scratch):
+    """The EV of betting ``hand`` (five increasing cards) against the dealer's hands that
+    hold ``card``: inclusion-exclusion over the subsets S of the hand, each term the hands
+    holding the upcard, the card and S. ``scratch``: 3 x 5 cards."""
+    value = hand_value_jit(hand)
+    thresholds, chosen, ordered = scratch[0, :3], scratch[1], scratch[2]
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    counts = np.zeros(4, dtype=np.int64)
+    for mask in range(32):
+        size = 0
+        for p in range(5):
+            size += (mask >> p) & 1
+        if size > 3:  # the dealer holds the upcard, the card and at most three more
+            continue
+        n = 0  # chosen: S, then the card put in order
+        for p in range(5):
+            if (mask >> p) & 1:
+                chosen[n] = hand[p]
+                n += 1
+        position = n
+        while position > 0 and chosen[position - 1] > card:
+            chosen[position] = chosen[position - 1]
+            position -= 1
+        chosen[position] = card
+        sign = -1 if size % 2 else 1
+        add_dealer_term_jit(
+            tables, lists, upcard, chosen, size + 1, thresholds, sign, counts, ordered
+        )
+    multiple = bet_multiple_jit(v, hand, value)
+    return ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
+
+
 @njit(cache=True, parallel=True)
-def removal_effects_jit(v, lists, upcard, plays, effects):
+def removal_effects_jit(v, tables, lists, upcard, plays, every, effects):
     """``effects[d, h]``: for every five cards h outside ``upcard`` (suit 0) and every card
     d outside both (by index among the 51 others; 0 where d is in h), how much more
     betting h returns on average when d is among the dealer's four cards. ``plays``:
-    each hand's EV of betting, by colex rank. Computed once per class of hands under
-    ``SUIT_PERMUTATIONS``, then copied."""
+    each hand's EV of betting, by colex rank; ``tables``: the situation kernels'; without
+    ``every``, only for the hands worth betting (0 for the others). Computed once per
+    class of hands under ``SUIT_PERMUTATIONS``, then copied."""
     image_of = np.empty(HANDS, dtype=np.int64)
     relabelling = np.empty(HANDS, dtype=np.int64)
     order = np.concatenate((np.arange(0, CHUNKS, 2), np.arange(1, CHUNKS, 2)))
@@ -169,7 +201,7 @@ def removal_effects_jit(v, lists, upcard, plays, effects):
         indices = np.empty(5, dtype=np.int64)
         hand = np.empty(5, dtype=np.int64)
         image = np.empty(5, dtype=np.int64)
-        dead = np.empty(6, dtype=np.int64)
+        scratch = np.empty((3, 5), dtype=np.int64)
         _unrank(start, indices)
         for rank in range(start, stop):
             for i in range(5):
@@ -181,20 +213,26 @@ def removal_effects_jit(v, lists, upcard, plays, effects):
             for d in range(OTHERS):
                 card = d + (d >= upcard)
                 effects[d, rank] = 0.0
-                if np.any(hand == card):
+                if np.any(hand == card) or not (every or plays[rank] > -1.0):
                     continue
-                dead[:5] = hand
-                dead[5] = card
-                dead.sort()
-                without = after_draw_ev_jit(v, lists, hand, upcard, dead, 6, True)
-                holding = DEALER_HANDS * plays[rank] - DEALER_HANDS_WITHOUT * without
-                effects[d, rank] = holding / DEALER_HANDS_WITH - plays[rank]
+                holding = _ev_holding(v, tables, lists, hand, upcard, card, scratch)
+                effects[d, rank] = holding - plays[rank]
     for rank in prange(HANDS):
         image = image_of[rank]
         if image < rank:
             for d in range(OTHERS):
                 card = _relabel(d + (d >= upcard), relabelling[rank])
                 effects[d, rank] = effects[card - (card > upcard), image]
+
+
+@njit(cache=True, parallel=True)
+def removal_sums_jit(effects, worth_betting, out):
+    """``out[0, d]``: the sums (``superset_sums_jit``) of card d's ``effects`` on the hands
+    worth betting; ``out[1, d]``, if there, on every hand. Cards shared among threads."""
+    for d in prange(effects.shape[0]):
+        superset_sums_jit(np.where(worth_betting, effects[d], 0.0), out[0, d])
+        if out.shape[0] == 2:
+            superset_sums_jit(effects[d], out[1, d])
 
 
 @njit(cache=True)

@@ -180,19 +180,22 @@ def _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5
 
 @njit(cache=True, inline="always")
 def _g1(sit, i, t):
-    """G({unseen[i]}, t), exactly."""
+    """(G({unseen[i]}, t), G({unseen[i]}, t + 1)), exactly."""
     _, rank2, ranks3, ranks4, vals5, _, tables, lists = sit[:8]
     cum2, grid3, grid4, low, high = tables[1], tables[2], tables[3], tables[5][t], tables[6][t]
     v3, v4 = lists[2], lists[3]
-    count = np.int64(cum2[rank2[i], t])
+    below, through = np.int64(cum2[rank2[i], t]), np.int64(cum2[rank2[i], t + 1])
     for k in range(5):
         row = ranks3[i, k]
-        count -= _below(v3[row], grid3[row], t, low, high)
+        fewer, more = _below_two(v3[row], grid3[row], t, low, high)
+        below -= fewer
+        through -= more
     for k in range(10):
         row = ranks4[i, k]
-        count += _below(v4[row], grid4[row], t, low, high)
-        count -= vals5[i, k] < t
-    return count
+        fewer, more = _below_two(v4[row], grid4[row], t, low, high)
+        below += fewer - (vals5[i, k] < t)
+        through += more - (vals5[i, k] <= t)
+    return below, through
 
 
 @njit(cache=True, inline="always")
@@ -203,9 +206,21 @@ def _below(values, on_grid, t, low, high):
     return start + count_below_jit(values[start : on_grid[high]], t)
 
 
+@njit(cache=True, inline="always")
+def _below_two(values, on_grid, t, low, high):
+    """(``_below`` at t, and at t + 1: those equal to t counted on from there)."""
+    start = np.int64(on_grid[low])
+    below = start + count_below_jit(values[start : on_grid[high]], t)
+    through = below
+    while through < values.shape[0] and values[through] == t:
+        through += 1
+    return below, through
+
+
 @njit(cache=True)
-def _g2(sit, i, j, thresholds, out):
-    """out[k] = G({a, b}, thresholds[k]), exactly."""
+def _g2(sit, i, j, q, t, out):
+    """out = G({a, b}) below the qualifier ``q``, below t and below t + 1, exactly (t < 0:
+    the qualifier's alone)."""
     tables, lists, hand, upcard, unseen = sit[6:]
     a, b = unseen[i], unseen[j]
     grid3, grid4, low_of, high_of = tables[2], tables[3], tables[5], tables[6]
@@ -215,46 +230,51 @@ def _g2(sit, i, j, thresholds, out):
     cards[0], cards[1], cards[2] = upcard, a, b
     sort_into_jit(cards, 3, ordered)
     rank = set_rank_jit(ordered, 3)
-    for k in range(thresholds.shape[0]):
-        t = thresholds[k]
-        out[k] = _below(v3[rank], grid3[rank], t, low_of[t], high_of[t])
+    out[0] = _below(v3[rank], grid3[rank], q, low_of[q], high_of[q])
+    if t >= 0:
+        out[1], out[2] = _below_two(v3[rank], grid3[rank], t, low_of[t], high_of[t])
     for p in range(5):
         cards[3] = hand[p]
         sort_into_jit(cards, 4, ordered)
         rank = set_rank_jit(ordered, 4)
-        for k in range(thresholds.shape[0]):
-            t = thresholds[k]
-            out[k] -= _below(v4[rank], grid4[rank], t, low_of[t], high_of[t])
-        for q in range(p + 1, 5):
-            value = value5_jit(upcard, a, b, hand[p], hand[q])
-            for k in range(thresholds.shape[0]):
-                out[k] += value < thresholds[k]
+        out[0] -= _below(v4[rank], grid4[rank], q, low_of[q], high_of[q])
+        if t >= 0:
+            fewer, more = _below_two(v4[rank], grid4[rank], t, low_of[t], high_of[t])
+            out[1] -= fewer
+            out[2] -= more
+        for r in range(p + 1, 5):
+            value = value5_jit(upcard, a, b, hand[p], hand[r])
+            out[0] += value < q
+            out[1] += value < t
+            out[2] += value <= t
 
 
 @njit(cache=True)
 def _exact_counts(v, sit, i, j, value, out):
     """out = (below the qualifier, below value, below value + 1, total): the dealer's
-    hands avoiding the player's cards and unseen[i] (and unseen[j] when j >= 0)."""
-    tables = sit[6]
-    g0, g1grid = sit[0], sit[5]
-    q_index = tables[7]
-    thresholds = np.empty(3, dtype=np.int64)
-    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
-    for k in range(3):
-        out[k] = g0[thresholds[k]]
-    out[0] -= g1grid[i, q_index]
-    out[1] -= _g1(sit, i, thresholds[1])
-    out[2] -= _g1(sit, i, thresholds[2])
+    hands avoiding the player's cards and unseen[i] (and unseen[j] when j >= 0); a
+    hand below the qualifier has only the first and the last."""
+    g0, g1grid, q_index = sit[0], sit[5], sit[6][7]
+    q = v.qualifier
+    wins = value >= q
+    out[0] = g0[q] - g1grid[i, q_index] - (g1grid[j, q_index] if j >= 0 else 0)
+    out[1], out[2] = g0[value], g0[value + 1]
+    if wins:
+        fewer, more = _g1(sit, i, value)
+        out[1] -= fewer
+        out[2] -= more
     if j < 0:
         out[3] = comb_jit(UNSEEN - 1, 4)
         return
-    out[0] -= g1grid[j, q_index]
-    out[1] -= _g1(sit, j, thresholds[1])
-    out[2] -= _g1(sit, j, thresholds[2])
+    if wins:
+        fewer, more = _g1(sit, j, value)
+        out[1] -= fewer
+        out[2] -= more
     pair = np.empty(3, dtype=np.int64)
-    _g2(sit, i, j, thresholds, pair)
-    for k in range(3):
-        out[k] += pair[k]
+    _g2(sit, i, j, q, value if wins else -1, pair)
+    out[0] += pair[0]
+    out[1] += pair[1]
+    out[2] += pair[2]
     out[3] = comb_jit(UNSEEN - 2, 4)
 
 
@@ -304,7 +324,18 @@ def _ev_bound(v, tables, g0, row_i, row_j, value, q_low, q_high, total, extra, f
 @njit(cache=True)
 def _drawn_ev(v, sit, i, j, final, value, forced, counts):
     """The exact EV after a draw of unseen[i] (and unseen[j]) to ``final`` (of ``value``):
-    fold or bet (bet if forced); ``counts`` gets the dealer's counts."""
+    fold or bet (bet if forced); ``counts`` gets the dealer's counts, or (a hand that a
+    proven bound folds) only their total."""
+    if j >= 0 and not forced:
+        total = comb_jit(UNSEEN - 2, 4)
+        q_low, q_high = _q_bounds(sit, i, j, PAIRS_IN, total)
+        g1grid = sit[5]
+        bound = _ev_bound(
+            v, sit[6], sit[0], g1grid[i], g1grid[j], value, q_low, q_high, total, PAIRS_IN, False
+        )
+        if bound <= -1.0:
+            counts[3] = total
+            return -1.0
     _exact_counts(v, sit, i, j, value, counts)
     multiple = bet_multiple_jit(v, final, value)
     ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
@@ -351,7 +382,7 @@ def _exchange_exact(v, sit, keep, fee, forced, cells=None, w=0):
             if k == 2:
                 final[thrown[1]] = unseen[j]
             value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-            ev = _drawn_ev(v, sit, i, j, final, value, True, counts)
+            ev = _drawn_ev(v, sit, i, j, final, value, forced, counts)
             if forced or ev > -1.0:
                 total += ev
                 if cells is not None:
@@ -366,47 +397,55 @@ def _exchange_exact(v, sit, keep, fee, forced, cells=None, w=0):
 
 @njit(cache=True)
 def _exchange_bounds(v, sit, options, fees, forced, out):
-    """out[o] = an upper bound of the EV of each one- or two-card exchange option."""
+    """out[o] = an upper bound of the EV of each one- or two-card exchange option; the
+    draws outside and the options inside, so each draw's dealer bounds are found once."""
     tables, hand, unseen = sit[6], sit[8], sit[10]
-    m = unseen.shape[0]
+    m, n = unseen.shape[0], options.shape[0]
     g0, g1grid = sit[0], sit[5]
     none = np.zeros(g1grid.shape[1], dtype=np.int64)
-    final = hand.copy()
     single, double = comb_jit(UNSEEN - 1, 4), comb_jit(UNSEEN - 2, 4)
-    for o in range(options.shape[0]):
-        if options[o, 0] != Action.EXCHANGE:
-            continue
-        thrown, k = thrown_positions_jit(options[o, 1])
-        final[:] = hand
-        total = 0.0
-        for i in range(m):
-            final[thrown[0]] = unseen[i]
-            if k == 1:
-                q_low, q_high = _q_bounds(sit, i, -1, 0, single)
-                value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-                total += _ev_bound(
-                    v, tables, g0, g1grid[i], none, value, q_low, q_high, single, 0, forced[k]
+    thrown = np.zeros(n, dtype=np.int64)  # cards thrown by each exchange, else 0
+    kept = np.empty((n, 4), dtype=np.int64)
+    for o in range(n):
+        if options[o, 0] == Action.EXCHANGE:
+            for p in range(5):
+                if (options[o, 1] >> p) & 1:
+                    kept[o, p - thrown[o]] = hand[p]
+                else:
+                    thrown[o] += 1
+    sums = np.zeros(n)
+    for i in range(m):
+        a = unseen[i]
+        q_low, q_high = _q_bounds(sit, i, -1, 0, single)
+        for o in range(n):
+            if thrown[o] == 1:
+                value = value5_jit(kept[o, 0], kept[o, 1], kept[o, 2], kept[o, 3], a)
+                sums[o] += _ev_bound(
+                    v, tables, g0, g1grid[i], none, value, q_low, q_high, single, 0, forced[1]
                 )
-                continue
-            for j in range(i + 1, m):
-                final[thrown[1]] = unseen[j]
-                q_low, q_high = _q_bounds(sit, i, j, PAIRS_IN, double)
-                value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-                total += _ev_bound(
-                    v,
-                    tables,
-                    g0,
-                    g1grid[i],
-                    g1grid[j],
-                    value,
-                    q_low,
-                    q_high,
-                    double,
-                    PAIRS_IN,
-                    forced[k],
-                )
-        draws = m * (m - 1) // 2 if k == 2 else m
-        out[o] = total / draws - fees[k]
+        for j in range(i + 1, m):
+            b = unseen[j]
+            q_low, q_high = _q_bounds(sit, i, j, PAIRS_IN, double)
+            for o in range(n):
+                if thrown[o] == 2:
+                    value = value5_jit(kept[o, 0], kept[o, 1], kept[o, 2], a, b)
+                    sums[o] += _ev_bound(
+                        v,
+                        tables,
+                        g0,
+                        g1grid[i],
+                        g1grid[j],
+                        value,
+                        q_low,
+                        q_high,
+                        double,
+                        PAIRS_IN,
+                        forced[2],
+                    )
+    for o in range(n):
+        if thrown[o]:
+            draws = m * (m - 1) // 2 if thrown[o] == 2 else m
+            out[o] = sums[o] / draws - fees[thrown[o]]
 
 
 @njit(cache=True)
@@ -792,7 +831,7 @@ def after_buy_jit(v, tables, lists, six, upcard, replace_fee):
 
 
 @njit(cache=True)
-def _add_dealer_term(tables, lists, upcard, chosen, size, thresholds, sign, out, ordered):
+def add_dealer_term_jit(tables, lists, upcard, chosen, size, thresholds, sign, out, ordered):
     """Add ``sign`` times the hands holding the upcard and chosen[:size] (increasing),
     below each threshold and in all (``out[-1]``): a table look-up for one or two cards,
     a search bracketed by the grid for three or four, the hand's value for five."""
@@ -840,19 +879,21 @@ def play_after_draw_jit(v, tables, lists, final, upcard, seen_mask):
     out = np.zeros(4, dtype=np.int64)
     chosen = np.empty(4, dtype=np.int64)
     ordered = np.empty(5, dtype=np.int64)
-    _add_dealer_term(tables, lists, upcard, chosen, 0, thresholds, 1, out, ordered)
+    add_dealer_term_jit(tables, lists, upcard, chosen, 0, thresholds, 1, out, ordered)
     for a in range(n):
         chosen[0] = dead[a]
-        _add_dealer_term(tables, lists, upcard, chosen, 1, thresholds, -1, out, ordered)
+        add_dealer_term_jit(tables, lists, upcard, chosen, 1, thresholds, -1, out, ordered)
         for b in range(a + 1, n):
             chosen[1] = dead[b]
-            _add_dealer_term(tables, lists, upcard, chosen, 2, thresholds, 1, out, ordered)
+            add_dealer_term_jit(tables, lists, upcard, chosen, 2, thresholds, 1, out, ordered)
             for c in range(b + 1, n):
                 chosen[2] = dead[c]
-                _add_dealer_term(tables, lists, upcard, chosen, 3, thresholds, -1, out, ordered)
+                add_dealer_term_jit(tables, lists, upcard, chosen, 3, thresholds, -1, out, ordered)
                 for d in range(c + 1, n):
                     chosen[3] = dead[d]
-                    _add_dealer_term(tables, lists, upcard, chosen, 4, thresholds, 1, out, ordered)
+                    add_dealer_term_jit(
+                        tables, lists, upcard, chosen, 4, thresholds, 1, out, ordered
+                    )
     multiple = bet_multiple_jit(v, final, value)
     ev = ev_from_counts_jit(v, value, multiple, out[0], out[1], out[2], out[3])[0]
     return Action.PLAY if ev > -1.0 else Action.FOLD
