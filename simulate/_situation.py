@@ -220,7 +220,7 @@ def _below_two(values, on_grid, t, low, high):
 @njit(cache=True)
 def _g2(sit, i, j, q, t, out):
     """out = G({a, b}) below the qualifier ``q``, below t and below t + 1, exactly (t < 0:
-    the qualifier's alone)."""
+    the qualifier's alone, the others left as they were)."""
     tables, lists, hand, upcard, unseen = sit[6:]
     a, b = unseen[i], unseen[j]
     grid3, grid4, low_of, high_of = tables[2], tables[3], tables[5], tables[6]
@@ -270,7 +270,7 @@ def _exact_counts(v, sit, i, j, value, out):
         fewer, more = _g1(sit, j, value)
         out[1] -= fewer
         out[2] -= more
-    pair = np.empty(3, dtype=np.int64)
+    pair = np.zeros(3, dtype=np.int64)  # below the qualifier, _g2 leaves the last two
     _g2(sit, i, j, q, value if wins else -1, pair)
     out[0] += pair[0]
     out[1] += pair[1]
