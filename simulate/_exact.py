@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._evaluator import (
+    BINOMIAL,
     category_jit,
     hand_value_jit,
     next_combination_jit,
@@ -385,10 +386,52 @@ def _drawn_ev(v, tables, lists, final, upcard, unseen, picks, k, forced, scratch
     value = hand_value_jit(final)
     thresholds, counts = scratch[2, :3], scratch[3, :4]
     thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
-    draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, counts, scratch)
     multiple = bet_multiple_jit(v, final, value)
+    if forced or k < 3 or not tables[2].shape[0]:
+        draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, counts, scratch)
+    else:  # the terms of up to two drawn cards bound the EV: count on only if it may bet
+        scratch[0, 0] = upcard
+        _pair_terms(tables, lists, unseen, picks, k, thresholds, counts, scratch)
+        if _bet_bound(v, tables, picks, k, value, multiple, counts) < FOLDS:
+            return -1.0
+        _triple_terms(tables, lists, unseen, picks, k, thresholds, counts, scratch)
+        counts[3] = dealer_hands_jit(unseen.shape[0] - k)
     ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
     return ev if forced else max(-1.0, ev)
+
+
+@njit(cache=True, inline="always")
+def dealer_hands_jit(n):
+    """How many hands of four the dealer can hold from ``n`` cards."""
+    return n * (n - 1) * (n - 2) * (n - 3) // 24
+
+
+FOLDS = -1.0 - 1e-9
+"""A bound below this proves folding best; the margin keeps the exact EV's rounding
+from ever reaching -1, so the result is the same as counting."""
+
+
+@njit(cache=True)
+def _bet_bound(v, tables, picks, k, value, multiple, high):
+    """A proven upper bound of the EV of betting a hand of ``value`` after a draw of k > 2
+    cards, from the inclusion-exclusion over the drawn cards cut after the pairs
+    (Bonferroni: each count lies between S0 - S1 and ``high`` = S0 - S1 + S2)."""
+    total = dealer_hands_jit(tables[1].shape[0] - k)
+    lose = 1.0 + v.bet
+    if value < v.qualifier:
+        return ((v.ante_pays_no_qualify + lose) * min(high[0], total) - lose * total) / total
+    win = v.ante_pays + v.bet * multiple
+    paid = v.ante_pays_no_qualify - win
+    if paid > 0:
+        no_qualify = min(high[0], total)
+    else:
+        g0, g1 = tables[0], tables[1]
+        no_qualify = g0[v.qualifier]
+        for a in range(k):
+            no_qualify -= g1[picks[a], v.qualifier]
+        no_qualify = max(no_qualify, 0)
+    net = paid * no_qualify + win * min(high[1], total) + lose * (min(high[2], total) - total)
+    return net / total
 
 
 @njit(cache=True)
@@ -596,7 +639,29 @@ def _empty_tables(lists, upcard, dead, m, pairs):
     _cumulative(histogram, g0)
     g1 = np.zeros((m, VALUES), dtype=np.int64)
     g2 = np.zeros((m * (m - 1) // 2 if pairs else 0, VALUES), dtype=np.int64)
-    return g0, g1, g2
+    g3 = np.zeros((BINOMIAL[m, 3] if pairs else 0, max(m - 3, 0)), dtype=np.uint16)
+    return g0, g1, g2, g3
+
+
+@njit(cache=True)
+def _fill_triples(upcard, unseen, c, g3):
+    """The sorted values of the hands holding the upcard, unseen[a], unseen[b] and unseen[c]
+    (a < b < c) and one more unseen card, row ``triple_index_jit(a, b, c)``, for every a, b."""
+    for b in range(c):
+        for a in range(b):
+            row = g3[triple_index_jit(a, b, c)]
+            n = 0
+            for x in range(unseen.shape[0]):
+                if x != a and x != b and x != c:
+                    row[n] = value5_jit(upcard, unseen[a], unseen[b], unseen[c], unseen[x])
+                    n += 1
+            row.sort()
+
+
+@njit(cache=True, inline="always")
+def triple_index_jit(a, b, c):
+    """Colex index of the triple a < b < c."""
+    return BINOMIAL[a, 1] + BINOMIAL[b, 2] + BINOMIAL[c, 3]
 
 
 @njit(cache=True)
@@ -622,20 +687,26 @@ def situation_tables_jit(lists, upcard, dead, unseen, pairs):
     """G for the empty set, each unseen card, and (when ``pairs``) each pair of unseen
     cards (index ``pair_index_jit``): hands with the upcard and those cards, avoiding
     the ``dead`` cards (the player's, and any other card he has seen). Without the pair
-    rows, pairs are counted directly when drawn. Returns (G0, G1, G2, dead)."""
-    g0, g1, g2 = _empty_tables(lists, upcard, dead, unseen.shape[0], pairs)
+    rows, pairs are counted directly when drawn. With them, the sorted values of the hands
+    holding the upcard and each triple of unseen cards (``triple_index_jit``), avoiding
+    the dead cards. Returns (G0, G1, G2, dead, G3)."""
+    g0, g1, g2, g3 = _empty_tables(lists, upcard, dead, unseen.shape[0], pairs)
     for i in prange(unseen.shape[0]):
         _fill_rows(lists, upcard, dead, unseen, i, g1, g2)
-    return g0, g1, g2, dead
+        if g3.shape[0]:
+            _fill_triples(upcard, unseen, i, g3)
+    return g0, g1, g2, dead, g3
 
 
 @njit(cache=True)
 def situation_tables_serial_jit(lists, upcard, dead, unseen, pairs):
     """``situation_tables_jit`` on one thread (for kernels that run situations in parallel)."""
-    g0, g1, g2 = _empty_tables(lists, upcard, dead, unseen.shape[0], pairs)
+    g0, g1, g2, g3 = _empty_tables(lists, upcard, dead, unseen.shape[0], pairs)
     for i in range(unseen.shape[0]):
         _fill_rows(lists, upcard, dead, unseen, i, g1, g2)
-    return g0, g1, g2, dead
+        if g3.shape[0]:
+            _fill_triples(upcard, unseen, i, g3)
+    return g0, g1, g2, dead, g3
 
 
 @njit(cache=True)
@@ -665,25 +736,32 @@ def draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, out, sc
     """The dealer's hands avoiding the tables' dead cards and the drawn cards
     unseen[picks[:k]], counted below each threshold (``out[-1]``: all of them).
     ``scratch``: 2 x 5 cards."""
-    g0, g1, g2, dead = tables
+    scratch[0, 0] = upcard
+    _pair_terms(tables, lists, unseen, picks, k, thresholds, out, scratch)
+    if k > 2:
+        _triple_terms(tables, lists, unseen, picks, k, thresholds, out, scratch)
+    out[thresholds.shape[0]] = dealer_hands_jit(unseen.shape[0] - k)
+
+
+@njit(cache=True)
+def _pair_terms(tables, lists, unseen, picks, k, thresholds, out, scratch):
+    """``draw_counts_jit``'s terms of up to two drawn cards, into ``out`` (its total
+    left to the caller); ``scratch[0, 0]`` holds the upcard."""
+    g0, g1, g2, dead, _ = tables
     n_dead = dead.shape[0]
     m = unseen.shape[0]
     n_t = thresholds.shape[0]
     for t in range(n_t):
         out[t] = g0[thresholds[t]]
-    out[n_t] = g0[VALUES - 1]
     cards, ordered = scratch[0], scratch[1]
-    cards[0] = upcard
     for a in range(k):
         for t in range(n_t):
             out[t] -= g1[picks[a], thresholds[t]]
-        out[n_t] -= g1[picks[a], VALUES - 1]
         for b in range(a + 1, k):
             if g2.shape[0]:
                 row = g2[pair_index_jit(picks[a], picks[b], m)]
                 for t in range(n_t):
                     out[t] += row[thresholds[t]]
-                out[n_t] += row[VALUES - 1]
             else:  # hands with the pair, less those holding dead cards
                 cards[1], cards[2] = unseen[picks[a]], unseen[picks[b]]
                 _count_with(lists, cards, 3, thresholds, 1, out, ordered)
@@ -693,17 +771,30 @@ def draw_counts_jit(tables, lists, upcard, unseen, picks, k, thresholds, out, sc
                     for q in range(p + 1, n_dead):
                         cards[4] = dead[q]
                         _count_with(lists, cards, 5, thresholds, 1, out, ordered)
-    if k < 3:
-        return
+
+
+@njit(cache=True)
+def _triple_terms(tables, lists, unseen, picks, k, thresholds, out, scratch):
+    """``draw_counts_jit``'s terms of three and four drawn cards, added to ``out``;
+    ``scratch[0, 0]`` holds the upcard."""
+    _, _, _, dead, g3 = tables
+    n_dead = dead.shape[0]
+    n_t = thresholds.shape[0]
+    cards, ordered = scratch[0], scratch[1]
     for a in range(k):
         for b in range(a + 1, k):
             for c in range(b + 1, k):
                 cards[1], cards[2] = unseen[picks[a]], unseen[picks[b]]
                 cards[3] = unseen[picks[c]]
-                _count_with(lists, cards, 4, thresholds, -1, out, ordered)
-                for p in range(n_dead):  # those also holding a dead card
-                    cards[4] = dead[p]
-                    _count_with(lists, cards, 5, thresholds, 1, out, ordered)
+                if g3.shape[0]:
+                    row = g3[triple_index_jit(picks[a], picks[b], picks[c])]
+                    for t in range(n_t):
+                        out[t] -= count_below_jit(row, thresholds[t])
+                else:
+                    _count_with(lists, cards, 4, thresholds, -1, out, ordered)
+                    for p in range(n_dead):  # those also holding a dead card
+                        cards[4] = dead[p]
+                        _count_with(lists, cards, 5, thresholds, 1, out, ordered)
                 for d in range(c + 1, k):
                     cards[4] = unseen[picks[d]]
                     _count_with(lists, cards, 5, thresholds, 1, out, ordered)
