@@ -34,6 +34,7 @@ from .optimal_sampled import (
     discard_sampled,
     sampled_optimum,
     save_sampled_optimum,
+    split_suffix,
 )
 from .simulation import DEFAULT_SEED
 from .variant import Variant, load_variant
@@ -63,6 +64,7 @@ def exact_analysis(
     table: Path | None = None,
     classes: int | None = None,
     samples: int | None = None,
+    short_draws: int | None = None,
     seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
 ) -> ExactResult | SampledOptimum:
@@ -71,13 +73,21 @@ def exact_analysis(
     ``results/VARIANT``) as they finish; a run resumes them unless ``restart``.
     ``table``: also write the shipped table there; ``classes``: only the first N hand
     classes (a partial check, no table); ``samples``: situations sampled where more
-    than two cards are exchanged. Raises ValueError on an impossible combination."""
+    than two cards are exchanged; ``short_draws``: there, the longest exchange of the
+    enumerated game (default ``SHORT_DRAWS``; 0 to 2). Raises ValueError on an
+    impossible combination."""
     variant = load_variant(variant)
     folder = Path(folder or Path("results") / variant.name)
     strategy = strategy or default_exact_strategy(variant)
     method = analysis_method(variant, strategy)
-    if samples and method != "sampled":
-        raise ValueError("samples go with optimal play where 3 or more cards are exchanged")
+    if (samples or short_draws is not None) and method != "sampled":
+        raise ValueError(
+            "samples and short draws go with optimal play where 3 or more cards are exchanged"
+        )
+    if short_draws is not None and not 0 <= short_draws <= SHORT_DRAWS:
+        raise ValueError(
+            f"short draws: 0 to {SHORT_DRAWS} cards can be enumerated, not {short_draws}"
+        )
     if method == "no-draws" and (classes or table):
         raise ValueError(
             "classes and a table go with optimal play with draws (Oasis, Six-Card, and "
@@ -86,7 +96,8 @@ def exact_analysis(
     if classes and table:
         raise ValueError("a partial analysis (classes) keeps no table")
     if method == "sampled":
-        return _sampled(variant, folder, restart, table, classes, samples, seed, progress)
+        split = SHORT_DRAWS if short_draws is None else short_draws
+        return _sampled(variant, folder, restart, table, classes, samples, split, seed, progress)
     if method == "with-draws":
         return _with_draws(variant, folder, restart, table, classes, progress)
     return exact_game(variant, strategy)
@@ -117,11 +128,17 @@ def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] 
     return (lambda done, total: progress(stage, done, total)) if progress else None
 
 
-def _sampled(variant, folder, restart, table, classes, samples, seed, progress):
+def _sampled(variant, folder, restart, table, classes, samples, short_draws, seed, progress):
     if restart:
-        discard_sampled(folder)
+        discard_sampled(folder, short_draws)
     result = sampled_optimum(
-        variant, folder, samples or DEFAULT_SAMPLES, seed=seed, progress=progress, classes=classes
+        variant,
+        folder,
+        samples or DEFAULT_SAMPLES,
+        seed=seed,
+        progress=progress,
+        short_draws=short_draws,
+        classes=classes,
     )
     if not classes:
         save_sampled_optimum(result, table)
@@ -133,8 +150,10 @@ def analysis_files(result: ExactResult | SampledOptimum) -> dict[str, dict | str
     its tables (CSV text)."""
     if isinstance(result, SampledOptimum):
         return {
-            "exact-optimal.json": result.to_json(),
-            f"exact-optimal-draws{SHORT_DRAWS}-table.csv": result.short.table.to_csv(index=False),
+            f"exact-optimal{split_suffix(result.short_draws)}.json": result.to_json(),
+            f"exact-optimal-draws{result.short_draws}-table.csv": result.short.table.to_csv(
+                index=False
+            ),
         }
     stem = f"exact-{result.strategy}"
     files = {

@@ -734,12 +734,20 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     help="Optimal play where more than two cards may be exchanged: situations weighed "
     "to measure what the longer exchanges add (default 2000; 2 to 3 s each here).",
 )
+@click.option(
+    "--short-draws",
+    type=int,
+    help="Optimal play where more than two cards may be exchanged: the longest exchange "
+    f"of the enumerated game, 0 to {SHORT_DRAWS} (default {SHORT_DRAWS}); with 0 only "
+    "folding, playing and buying are enumerated and every exchange is measured on the "
+    "samples, which is faster where exchanges matter most (Russian).",
+)
 @seed_option("Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 @cluster_option
 def exact_command(
-    variant, strategy, out_dir, restart, table, classes, samples, seed, as_json
+    variant, strategy, out_dir, restart, table, classes, samples, short_draws, seed, as_json
 ) -> None:
     """Weigh every deal of VARIANT exactly: integer counts per outcome, house edge,
     element of risk, standard deviation, and for optimal play the strategy.
@@ -761,6 +769,7 @@ def exact_command(
             table=Path(table) if table else None,
             classes=classes,
             samples=samples,
+            short_draws=short_draws,
             seed=seed,
             progress=progress,
         )
@@ -818,12 +827,13 @@ def _write_files(folder: Path, files: dict[str, dict | str]) -> None:
 
 
 def _print_sampled(game, result: SampledOptimum) -> None:
+    short = result.short_game
     click.echo(
-        f"{game.title} ({game.name}), optimal play: exchanges of at most {SHORT_DRAWS} cards "
-        f"enumerated, {result.samples:,} situations sampled ({result.seconds:.1f} s)"
+        f"{game.title} ({game.name}), optimal play: the game with {short} enumerated, "
+        f"{result.samples:,} situations sampled ({result.seconds:.1f} s)"
     )
     _print_figures(result.summary())
-    click.echo(f"\nthe game with exchanges of at most {SHORT_DRAWS} cards, every deal weighed")
+    click.echo(f"\nthe game with {short}, every deal weighed")
     _print_figures(result.short.summary)
     _print_frame(result.short.table, "its return table")
 

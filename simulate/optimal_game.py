@@ -86,14 +86,20 @@ DECISION_SOURCES = (  # ... and those deciding any situation's best option
 
 
 def supports_exact_draws(variant) -> bool:
-    """Whether the whole game under optimal play can be enumerated here: draws of at
+    """Whether the variant has draws and its whole game under optimal play can be
+    enumerated here (``enumerable``)."""
+    return variant.has_draws and enumerable(variant)
+
+
+def enumerable(variant) -> bool:
+    """Whether this module can weigh every deal under optimal play: draws, if any, of at
     most two cards; where a second combination is paid, whole multiples and no card
     replaced after a buy (its bounds know a six-card hand's category pay only)."""
     second = variant.second_combination and (
         variant.replace_fee is not None
         or any(pay != int(pay) for pay in variant.bet_pays.values())
     )
-    return variant.has_draws and max(variant.exchange_fees, default=0) <= 2 and not second
+    return max(variant.exchange_fees, default=0) <= 2 and not second
 
 
 def default_exact_strategy(variant) -> str:
@@ -189,7 +195,7 @@ def exact_optimal_game(
     in ``checkpoints`` and reused (a run resumes where one stopped); ``progress`` is
     called with the classes done and their number. ``classes``: weigh only the deals
     of the first classes (a partial analysis, for checks)."""
-    if not supports_exact_draws(variant):
+    if not enumerable(variant):
         raise ValueError(
             f"{variant.name}: optimal play is enumerated for draws of at most two cards "
             "(with a second combination: in whole multiples, no card replaced after a buy)"

@@ -11,6 +11,12 @@ The samples measure the gain's difference to a proxy that is computed for
 every situation (``proxy``), so the estimate is the proxy's exact mean plus
 the sampled mean difference, which varies much less than the gain.
 
+The split is a choice (``short_draws``): with 0, only folding, playing and
+buying are enumerated (minutes, not most of an hour) and every exchange is
+measured on the samples, against the same proxy; the difference then varies
+a little more, so it takes more samples, but where exchanges are worth much
+(Russian) the time to a given interval is shorter.
+
 Samples are drawn in blocks, each from its own stream of the seed, and the
 samples weighed so far are written to a checkpoint file after each block: a
 longer run extends them, and the figures do not depend on how the run was
@@ -27,6 +33,7 @@ __all__ = [
     "save_sampled_optimum",
     "saved_sampled_optimum",
     "short_game",
+    "split_suffix",
 ]
 
 import functools
@@ -99,6 +106,18 @@ class SampledOptimum:
     short_draws: int = SHORT_DRAWS
 
     @property
+    def short_game(self) -> str:
+        """What the enumerated game allows, in words."""
+        if self.short_draws:
+            return f"exchanges of at most {self.short_draws} cards"
+        return "no exchange (fold, play, buy)"
+
+    @property
+    def long_exchanges(self) -> str:
+        """What the samples measure, in words."""
+        return "longer exchanges" if self.short_draws else "exchanges"
+
+    @property
     def gains(self) -> np.ndarray:
         """What the longer exchanges add to each sampled situation, in antes."""
         return np.maximum(0.0, self.long_evs - self.short_evs)
@@ -148,10 +167,10 @@ class SampledOptimum:
             "variant": self.variant.record(),
             "strategy": "optimal",
             "method": (
-                f"the game restricted to exchanges of at most {self.short_draws} cards "
-                "enumerated exactly (every deal and draw; its optimal play is a strategy of "
-                "the full game, so its RTP is a lower bound), plus the mean gain of the "
-                f"longer exchanges over {self.samples} situations (class of five cards, "
+                f"the game restricted to {self.short_game} enumerated exactly (every deal "
+                "and draw; its optimal play is a strategy of the full game, so its RTP is a "
+                f"lower bound), plus the mean gain of the {self.long_exchanges} over "
+                f"{self.samples} situations (class of five cards, "
                 "upcard) sampled as often as they are dealt, every option of each weighed "
                 "exactly, measured against a proxy computed on every situation (exchanges "
                 "valued by their final hands, the discards' removal from the dealer's deck "
@@ -162,6 +181,7 @@ class SampledOptimum:
                 "ends never below the bound; the dealer's game never bought"
             ),
             "summary": self.summary(),
+            "enumerated_draws": self.short_draws,
             "short_draws": self.short.to_json(),
             "seconds": self.seconds,
         }
@@ -209,7 +229,8 @@ def sampled_optimum(
     the game of the first classes of hands only (for checks)."""
     stage = progress and functools.partial(progress, "enumerated")
     short, totals = short_game(variant, folder, stage, short_draws=short_draws, classes=classes)
-    path = folder / f"optimal-samples-seed{seed}.npz"
+    split = split_suffix(short_draws)
+    path = folder / f"optimal-samples{split}-seed{seed}.npz"
     key = f"{_key(variant)}-{short_draws}-{classes}-{seed}"
     done = _load_samples(path, key)
     blocks = range(len(done["classes"]) // BLOCK, math.ceil(samples / BLOCK))
@@ -224,7 +245,7 @@ def sampled_optimum(
     joined = {name: values[:samples] for name, values in done.items()}
     stage = progress and functools.partial(progress, "proxy")
     proxy, proxy_seconds = _game_proxy(
-        variant, folder / f"optimal-proxy-seed{seed}.npz", f"{key}-{samples}", joined,
+        variant, folder / f"optimal-proxy{split}-seed{seed}.npz", f"{key}-{samples}", joined,
         short_draws, classes, stage,
     )  # fmt: skip
     return SampledOptimum(
@@ -290,18 +311,30 @@ def _proxy_of(saved: dict) -> ProxyGains:
     )
 
 
-def discard_sampled(folder: Path) -> None:
-    """Delete what an earlier sampled analysis kept in ``folder``."""
-    kept = ("optimal-samples-seed*.npz", "optimal-proxy-seed*.npz", "optimal-draws*.npz")
+def split_suffix(short_draws: int) -> str:
+    """What the names of an analysis's files add for its split: nothing for the default
+    ``SHORT_DRAWS``, else ``-drawsN``."""
+    return "" if short_draws == SHORT_DRAWS else f"-draws{short_draws}"
+
+
+def discard_sampled(folder: Path, short_draws: int = SHORT_DRAWS) -> None:
+    """Delete what an earlier sampled analysis with this split kept in ``folder``."""
+    split = split_suffix(short_draws)
+    kept = (
+        f"optimal-samples{split}-seed*.npz",
+        f"optimal-proxy{split}-seed*.npz",
+        f"optimal-draws{short_draws}.npz",
+    )
     for path in (path for pattern in kept for path in folder.glob(pattern)):
         path.unlink()
-    for path in folder.glob("draws*-ranges"):
-        shutil.rmtree(path)
+    shutil.rmtree(folder / f"draws{short_draws}-ranges", ignore_errors=True)
 
 
-def sampled_name(variant: Variant) -> str:
-    """File name of a variant's saved sampled optimum."""
-    return f"{variant.name}-optimal-sampled-v{SAMPLED_VERSION}-{variant.rules_hash[:16]}.npz"
+def sampled_name(variant: Variant, short_draws: int = SHORT_DRAWS) -> str:
+    """File name of a variant's saved sampled optimum (the one reports read: the default
+    split's)."""
+    stem = f"{variant.name}-optimal-sampled{split_suffix(short_draws)}"
+    return f"{stem}-v{SAMPLED_VERSION}-{variant.rules_hash[:16]}.npz"
 
 
 def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Path:
@@ -318,12 +351,14 @@ def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Pa
         "seconds": np.array(result.seconds),
         **_proxy_arrays(result.proxy),
     }
-    return keep_arrays(sampled_name(result.variant), arrays, path)
+    return keep_arrays(sampled_name(result.variant, result.short_draws), arrays, path)
 
 
-def saved_sampled_optimum(variant: Variant) -> SampledOptimum | None:
+def saved_sampled_optimum(
+    variant: Variant, short_draws: int = SHORT_DRAWS
+) -> SampledOptimum | None:
     """The sampled optimum shipped with the package or computed into the cache."""
-    saved = kept_arrays(sampled_name(variant))
+    saved = kept_arrays(sampled_name(variant, short_draws))
     if saved is None:
         return None
     short_draws = int(saved["short_draws"])

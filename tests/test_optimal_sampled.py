@@ -81,11 +81,13 @@ def test_situations_are_drawn_as_often_as_they_are_dealt():
 CLASSES = 100
 
 
-def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges, no_removal):
+@pytest.mark.parametrize("short_draws", [1, 0])
+def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges, no_removal, short_draws):
+    """With one-card exchanges enumerated, or none (every exchange then sampled)."""
     variant, folder = cheap_exchanges
     exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
-    sampled = sampled_optimum(variant, folder / "sampled", 300, seed=2, short_draws=1,
-                              classes=CLASSES)  # fmt: skip
+    sampled = sampled_optimum(variant, folder / f"sampled{short_draws}", 300, seed=2,
+                              short_draws=short_draws, classes=CLASSES)  # fmt: skip
     figures = sampled.summary()
     assert figures["rtp_lower_bound"] <= exact
     assert figures["samples_improved"] > 30
@@ -173,7 +175,9 @@ def test_optimal_rtp_says_how_it_is_known():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["exact", "oasis", "--samples", "10"], "samples go with"),
+        (["exact", "oasis", "--samples", "10"], "samples and short draws go with"),
+        (["exact", "oasis", "--short-draws", "0"], "samples and short draws go with"),
+        (["exact", "russian", "-s", "optimal", "--short-draws", "3"], "0 to 2 cards"),
         (
             ["exact", "oasis-classic", "-s", "optimal", "--classes", "5", "--table", "t"],
             "keeps no table",
@@ -205,6 +209,19 @@ def test_the_command_measures_a_variant_with_long_exchanges(
     assert data["short_draws"]["variant"]["name"] == "cheap-oasis-draws2"
     assert (tmp_path / "out" / "exact-optimal.json").exists()
     assert (tmp_path / "out" / "optimal-samples-seed1.npz").exists()
+
+    kept = {path.name: path.read_bytes() for path in (tmp_path / "out").iterdir()}
+    result = CliRunner().invoke(main, [*args, "--short-draws", "0"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["enumerated_draws"] == 0
+    assert data["short_draws"]["variant"]["name"] == "cheap-oasis-draws0"
+    assert data["summary"]["rtp_lower_bound"] < figures["rtp_lower_bound"]
+    assert "no exchange" in data["method"]
+    for name in ["exact-optimal-draws0.json", "optimal-samples-draws0-seed1.npz"]:
+        assert (tmp_path / "out" / name).exists()
+    for name, content in kept.items():  # the default split's files untouched
+        assert (tmp_path / "out" / name).read_bytes() == content, name
 
 
 @pytest.mark.parametrize("name", ["oasis-classic", "six-card-125", "russian"])
