@@ -425,7 +425,12 @@ def bench_exact(variants: list[str] | None = None) -> dict:
         for n in drawing
         if supports_exact_draws(load_variant(n))
     ]
-    sampled = [_sampled_seconds(n) for n in drawing if not supports_exact_draws(load_variant(n))]
+    sampled = [
+        _sampled_seconds(n, short_draws)
+        for n in drawing
+        if not supports_exact_draws(load_variant(n))
+        for short_draws in SAMPLED_SPLITS
+    ]
     optimal = [_optimal_throughput(name) for name in drawing]
     targets = {"full caribbean analysis under 2 minutes": exact_seconds < 120}
     for row in whole:
@@ -439,9 +444,9 @@ def bench_exact(variants: list[str] | None = None) -> dict:
             )
     for row in sampled:
         if row["hours_to_half_width"]:
-            targets[f"{row['variant']}: 99.9% half-width 0.0005 within 1 hour"] = (
-                row["hours_to_half_width"]["0.0005"] <= 1
-            )
+            target = f"{row['variant']}: 99.9% half-width 0.0005 within 1 hour"
+            met = row["hours_to_half_width"]["0.0005"] <= 1
+            targets[target] = targets.get(target, False) or met  # by either split
     return {
         "benchmark": "exact",
         "software": {"studsim": __version__, "numba": numba.__version__},
@@ -514,20 +519,21 @@ def _whole_game_seconds(variant) -> dict:
 
 
 SAMPLED_TIMED = 4  # situations of a sampled analysis timed per variant
+SAMPLED_SPLITS = (2, 0)  # the longest exchange of the enumerated game, timed for each
 PROXY_RANK = 6  # the upcard rank whose share of the proxy is timed (each costs about alike)
 
 
-def _sampled_seconds(name: str) -> dict:
-    """A sampled analysis of optimal play: the short-draw game's time projected as above,
-    the proxy's (one upcard rank timed, times 13), the time of one sampled situation
-    (every option weighed; the first situations of the seed-1 stream), and from the
-    spread of the saved samples' differences to the proxy, the samples and hours a 99.9%
-    half-width of 0.0005 and of 0.0001 would take."""
+def _sampled_seconds(name: str, short_draws: int) -> dict:
+    """A sampled analysis of optimal play with the game of exchanges of at most
+    ``short_draws`` cards enumerated: that game's time projected as above, the proxy's
+    (one upcard rank timed, times 13), the time of one sampled situation (every option
+    weighed; the first situations of the seed-1 stream), and from the spread of the
+    saved samples' differences to the proxy, the samples and hours a 99.9% half-width
+    of 0.0005 and of 0.0001 would take."""
     from ._exact import canonical_hands_jit
     from ._proxy import game_proxies_jit
-    from .optimal_game import supports_exact_draws
+    from .optimal_game import enumerable
     from .optimal_sampled import (
-        SHORT_DRAWS,
         Z_999,
         sample_situations,
         saved_sampled_optimum,
@@ -537,22 +543,23 @@ def _sampled_seconds(name: str) -> dict:
     from .variant import load_variant, with_draws_up_to
 
     variant = load_variant(name)
-    short = with_draws_up_to(variant, SHORT_DRAWS)
-    whole = _whole_game_seconds(short) if supports_exact_draws(short) else None
+    short = with_draws_up_to(variant, short_draws)
+    whole = _whole_game_seconds(short) if enumerable(short) else None
     classes, upcards = sample_situations(1, 0)
-    situation_gains(variant, classes[:1], upcards[:1])  # compile
+    situation_gains(variant, classes[:1], upcards[:1], short_draws)  # compile
     start = time.perf_counter()
-    situation_gains(variant, classes[:SAMPLED_TIMED], upcards[:SAMPLED_TIMED])
+    situation_gains(variant, classes[:SAMPLED_TIMED], upcards[:SAMPLED_TIMED], short_draws)
     per_situation = (time.perf_counter() - start) / SAMPLED_TIMED
     reps = canonical_hands_jit()[0]
     sums = [np.empty(len(reps)) for _ in range(3)]  # gains, largest, bounds: not kept
     start = time.perf_counter()
-    tables = rank_tables(variant, PROXY_RANK, SHORT_DRAWS)
-    game_proxies_jit(tables, reps, PROXY_RANK, option_arrays(variant, SHORT_DRAWS), *sums)
+    tables = rank_tables(variant, PROXY_RANK, short_draws)
+    game_proxies_jit(tables, reps, PROXY_RANK, option_arrays(variant, short_draws), *sums)
     proxy_seconds = 13 * (time.perf_counter() - start)
-    saved = saved_sampled_optimum(variant)
+    saved = saved_sampled_optimum(variant, short_draws)
     row = {
         "variant": name,
+        "short_draws": short_draws,
         "short_game_projected_seconds": whole and whole["projected_seconds"],
         "proxy_seconds": proxy_seconds,
         "situations_timed": SAMPLED_TIMED,
@@ -662,19 +669,19 @@ def format_exact_report(result: dict) -> str:
         )
     lines += [
         "",
-        "optimal play with longer exchanges, sampled: the game with draws of at most two cards "
-        "projected as above, the proxy of every situation (one upcard rank timed, times 13), "
-        "one sampled situation "
+        "optimal play with longer exchanges, sampled: the game with draws of at most N cards "
+        "(0: fold, play, buy) projected as above, the proxy of every situation (one upcard "
+        "rank timed, times 13), one sampled situation "
         f"(every option weighed; {SAMPLED_TIMED} timed), and the time to a 99.9% half-width "
         "from the spread of the saved samples' differences to the proxy",
-        f"{'variant':<14} {'short game':>12} {'proxy':>8} {'s/situation':>12} {'diff. sd':>9} "
-        f"{'to +-0.0005':>12} {'to +-0.0001':>12}",
+        f"{'variant':<14} {'N':>2} {'short game':>12} {'proxy':>8} {'s/situation':>12} "
+        f"{'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12}",
     ]
     for row in result["sampled"]:
         short = row["short_game_projected_seconds"]
         hours = row["hours_to_half_width"]
         lines.append(
-            f"{row['variant']:<14} "
+            f"{row['variant']:<14} {row['short_draws']:>2} "
             + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
             + f"{row['proxy_seconds'] / 60:>4.1f} min "
             + f"{row['seconds_per_situation']:>12.4f} "

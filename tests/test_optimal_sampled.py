@@ -24,6 +24,7 @@ from simulate.optimal_sampled import (
     save_sampled_optimum,
     saved_sampled_optimum,
     situation_gains,
+    split_suffix,
 )
 from simulate.optimum import optimal_rtp
 from simulate.proxy import ProxyGains
@@ -224,17 +225,20 @@ def test_the_command_measures_a_variant_with_long_exchanges(
         assert (tmp_path / "out" / name).read_bytes() == content, name
 
 
-@pytest.mark.parametrize("name", ["oasis-classic", "six-card-125", "russian"])
-def test_the_committed_checkpoints_are_keyed_to_this_code(name):
+@pytest.mark.parametrize(
+    ("name", "split"), [("oasis-classic", 2), ("six-card-125", 2), ("russian", 2), ("russian", 0)]
+)
+def test_the_committed_checkpoints_are_keyed_to_this_code(name, split):
     """results/ keeps the enumerated short game and the samples of the shipped figures,
     keyed by the kernels that made them: a change to those kernels must show it gives
     the same numbers and re-key them, else they would be recomputed from nothing."""
     variant = load_variant(name)
     folder = RESULTS / name
-    short = with_draws_up_to(variant, 2)
-    assert read_keyed_npz(folder / "optimal-draws2.npz", optimal_sampled._key(short))
-    samples = f"{optimal_sampled._key(variant)}-2-None-1"
-    assert read_keyed_npz(folder / "optimal-samples-seed1.npz", samples)
-    shipped = saved_sampled_optimum(variant)
+    short = with_draws_up_to(variant, split)
+    assert read_keyed_npz(folder / f"optimal-draws{split}.npz", optimal_sampled._key(short))
+    samples = f"{optimal_sampled._key(variant)}-{split}-None-1"
+    suffix = split_suffix(split)
+    assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
+    shipped = saved_sampled_optimum(variant, split)
     proxy = f"{samples}-{shipped.samples}-{source_hash('_proxy.py', 'proxy.py')}"
-    assert read_keyed_npz(folder / "optimal-proxy-seed1.npz", proxy)
+    assert read_keyed_npz(folder / f"optimal-proxy{suffix}-seed1.npz", proxy)
