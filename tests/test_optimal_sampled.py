@@ -131,7 +131,7 @@ def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, monkeyp
     monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
     first = sampled_optimum(variant, folder / "runs", 150, seed=5, short_draws=1,
                             classes=CLASSES)  # fmt: skip
-    assert (folder / "runs" / "optimal-samples-seed5.npz").exists()
+    assert (folder / "runs" / "optimal-samples-draws1-seed5.npz").exists()
     import simulate.optimal_sampled as module
 
     weighed = []
@@ -159,7 +159,8 @@ def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monke
                              classes=CLASSES)  # fmt: skip
     long_variant = load_variant(folder / "cheap.toml")
     save_sampled_optimum(result, tmp_path / "copy.npz")
-    saved = saved_sampled_optimum(long_variant)
+    assert saved_sampled_optimum(long_variant) is None  # the default split's: not saved
+    saved = saved_sampled_optimum(long_variant, 1)
     assert saved is not None and saved.summary() == result.summary()
     assert (tmp_path / "copy.npz").exists()
 
