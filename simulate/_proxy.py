@@ -376,22 +376,24 @@ def relabelled_jit(cards, suit, out):
 
 
 @njit(cache=True, parallel=True)
-def game_proxies_jit(proxy, reps, rank, options, gains, largest, bounds):
+def game_proxies_jit(proxy, reps, rank, options, gains, largest, bounds, positives):
     """Per class of hands (``reps``): the sum of the proxy gains over its situations whose
     upcard has ``rank`` (each seen with the upcard's suit relabelled to suit 0, which
-    ``proxy`` is for), the largest, and the largest bound of the true gain."""
+    ``proxy`` is for), the largest, the largest bound of the true gain, and how many of
+    those situations have a positive proxy gain."""
     upcard = 4 * rank
     for c in prange(reps.shape[0]):
         means = np.empty((TABLES + 1, 32))
         removed = np.empty((3, 32))
         hand = np.empty(5, dtype=np.int64)
-        gains[c], largest[c], bounds[c] = 0.0, 0.0, 0.0
+        gains[c], largest[c], bounds[c], positives[c] = 0.0, 0.0, 0.0, 0
         for suit in range(4):
             if np.any(reps[c] == upcard + suit):
                 continue
             relabelled_jit(reps[c], suit, hand)
             gain, bound = situation_proxy_jit(proxy, hand, upcard, options, means, removed)
             gains[c] += gain
+            positives[c] += gain > 0.0
             largest[c] = max(largest[c], gain)
             bounds[c] = max(bounds[c], bound)
 

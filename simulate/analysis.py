@@ -30,11 +30,12 @@ from .optimal_game import (
 )
 from .optimal_sampled import (
     SHORT_DRAWS,
+    THIN,
     SampledOptimum,
     discard_sampled,
+    run_suffix,
     sampled_optimum,
     save_sampled_optimum,
-    split_suffix,
 )
 from .simulation import DEFAULT_SEED
 from .variant import Variant, load_variant
@@ -65,6 +66,7 @@ def exact_analysis(
     classes: int | None = None,
     samples: int | None = None,
     short_draws: int | None = None,
+    thin: int | None = None,
     seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
 ) -> ExactResult | SampledOptimum:
@@ -74,16 +76,20 @@ def exact_analysis(
     ``table``: also write the shipped table there; ``classes``: only the first N hand
     classes (a partial check, no table); ``samples``: situations sampled where more
     than two cards are exchanged; ``short_draws``: there, the longest exchange of the
-    enumerated game (default ``SHORT_DRAWS``; 0 to 2). Raises ValueError on an
-    impossible combination."""
+    enumerated game (default ``SHORT_DRAWS``; 0 to 2); ``thin``: there, weigh one in
+    ``thin`` of the situations drawn whose proxy gain is zero (default all). Raises
+    ValueError on an impossible combination."""
     variant = load_variant(variant)
     folder = Path(folder or Path("results") / variant.name)
     strategy = strategy or default_exact_strategy(variant)
     method = analysis_method(variant, strategy)
-    if (samples or short_draws is not None) and method != "sampled":
+    if (samples or short_draws is not None or thin is not None) and method != "sampled":
         raise ValueError(
-            "samples and short draws go with optimal play where 3 or more cards are exchanged"
+            "samples, short draws and thinning go with optimal play where 3 or more cards "
+            "are exchanged"
         )
+    if thin is not None and thin < 1:
+        raise ValueError(f"thin: one in 1 or more situations is weighed, not {thin}")
     if short_draws is not None and not 0 <= short_draws <= SHORT_DRAWS:
         raise ValueError(
             f"short draws: 0 to {SHORT_DRAWS} cards can be enumerated, not {short_draws}"
@@ -97,7 +103,8 @@ def exact_analysis(
         raise ValueError("a partial analysis (classes) keeps no table")
     if method == "sampled":
         split = SHORT_DRAWS if short_draws is None else short_draws
-        return _sampled(variant, folder, restart, table, classes, samples, split, seed, progress)
+        run = (samples or DEFAULT_SAMPLES, split, thin or THIN, seed)
+        return _sampled(variant, folder, restart, table, classes, run, progress)
     if method == "with-draws":
         return _with_draws(variant, folder, restart, table, classes, progress)
     return exact_game(variant, strategy)
@@ -128,17 +135,19 @@ def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] 
     return (lambda done, total: progress(stage, done, total)) if progress else None
 
 
-def _sampled(variant, folder, restart, table, classes, samples, short_draws, seed, progress):
+def _sampled(variant, folder, restart, table, classes, run, progress):
+    samples, short_draws, thin, seed = run
     if restart:
-        discard_sampled(folder, short_draws)
+        discard_sampled(folder, short_draws, thin)
     result = sampled_optimum(
         variant,
         folder,
-        samples or DEFAULT_SAMPLES,
+        samples,
         seed=seed,
         progress=progress,
         short_draws=short_draws,
         classes=classes,
+        thin=thin,
     )
     if not classes:
         save_sampled_optimum(result, table)
@@ -150,7 +159,7 @@ def analysis_files(result: ExactResult | SampledOptimum) -> dict[str, dict | str
     its tables (CSV text)."""
     if isinstance(result, SampledOptimum):
         return {
-            f"exact-optimal{split_suffix(result.short_draws)}.json": result.to_json(),
+            f"exact-optimal{run_suffix(result.short_draws, result.thin)}.json": result.to_json(),
             f"exact-optimal-draws{result.short_draws}-table.csv": result.short.table.to_csv(
                 index=False
             ),

@@ -94,11 +94,13 @@ class SampledGameGain:
         n = min(len(self.gains), sampled.samples)
         differences = self.gains[:n] - self.controls[:n]
         joint = sampled.gains[:n] - sampled.proxy.samples[:n] + differences
-        gain = self.control_gain + float(differences.mean())
-        gain_se = math.hypot(self.control_se, float(differences.std(ddof=1)) / math.sqrt(n))
+        difference, difference_se = sampled.stratified(differences)
+        gain = self.control_gain + difference
+        gain_se = math.hypot(self.control_se, difference_se)
+        joint_mean, joint_se = sampled.stratified(joint)
         rtp = sampled.short.summary["rtp"] + sampled.proxy.mean + self.control_gain
-        rtp += float(joint.mean())
-        half = Z_999 * math.hypot(self.control_se, float(joint.std(ddof=1)) / math.sqrt(n))
+        rtp += joint_mean
+        half = Z_999 * math.hypot(self.control_se, joint_se)
         return {
             "method": "each sampled situation played again with its best first option on "
             "rounds dealt for it alone, every later decision exact, the dealer's game "

@@ -29,13 +29,15 @@ __all__ = [
     "SHORT_DRAWS",
     "SampledOptimum",
     "discard_sampled",
+    "run_suffix",
     "sampled_optimum",
     "save_sampled_optimum",
     "saved_sampled_optimum",
     "short_game",
-    "split_suffix",
+    "thinned",
 ]
 
+import dataclasses
 import functools
 import math
 import shutil
@@ -71,8 +73,12 @@ from .variant import Variant, with_draws_up_to
 SAMPLED_VERSION = 2
 SHORT_DRAWS = 2
 """The longest exchange of the enumerated game."""
+THIN = 1
+"""By default every situation drawn is weighed (see ``thinned``)."""
 BLOCK = 20
 """Situations weighed between two checkpoints."""
+ALPHA = 0.001
+"""Of the 99.9% intervals."""
 _SAMPLE_ARRAYS = {
     "classes": np.int32,
     "upcards": np.int8,
@@ -104,6 +110,8 @@ class SampledOptimum:
     proxy: ProxyGains
     """The proxy gain over the whole game and on the samples."""
     short_draws: int = SHORT_DRAWS
+    thin: int = THIN
+    """Of the situations drawn whose proxy gain is zero, one in ``thin`` is weighed."""
 
     @property
     def short_game(self) -> str:
@@ -126,20 +134,72 @@ class SampledOptimum:
     def samples(self) -> int:
         return len(self.gains)
 
+    @property
+    def _sampling(self) -> str:
+        """How the situations were drawn, in words."""
+        if self.thin == THIN:
+            return "sampled as often as they are dealt"
+        return (
+            "sampled as often as they are dealt, then of those whose proxy gain is zero "
+            f"one in {self.thin} kept"
+        )
+
+    @property
+    def _weighing(self) -> str:
+        """How the samples' differences are averaged, in words."""
+        if len(self.strata(self.samples)) == 1:
+            return ""
+        return (
+            " within each stratum of the proxy (zero, positive gain), weighed by its "
+            "share of the game as the proxy counted it (per stratum, the betting "
+            "interval at half the level)"
+        )
+
+    def stratified(self, values: np.ndarray) -> tuple[float, float]:
+        """The mean over the whole game of ``values`` measured on the first samples, and
+        its standard error: each stratum's mean weighed by its share (``strata``)."""
+        strata = self.strata(len(values))
+        mean = sum(share * values[inside].mean() for share, inside in strata)
+        variance = sum(
+            share**2 * values[inside].var(ddof=1) / inside.sum() for share, inside in strata
+        )
+        return float(mean), math.sqrt(variance)
+
+    def strata(self, n: int) -> list[tuple[float, np.ndarray]]:
+        """(share of the game, which of the first ``n`` samples) of each stratum: the
+        situations whose proxy gain is zero, and those where it is positive, where the
+        proxy counted their shares and each stratum holds two samples or more; else the
+        whole game in one, which the samples drawn as dealt measure as well."""
+        share, positive = self.proxy.positive_share, self.proxy.samples[:n] > 0.0
+        strata = [(1.0 - share, ~positive), (share, positive)]
+        strata = [(share, inside) for share, inside in strata if share > 0.0]
+        if not math.isnan(share) and all(inside.sum() >= 2 for _, inside in strata):
+            return strata
+        if self.thin != THIN:
+            raise ValueError("too few samples in a stratum of the proxy to measure it")
+        return [(1.0, np.ones(n, dtype=bool))]
+
     def summary(self) -> dict:
         """The figures: the lower bound (exact), the estimate and its intervals (the
-        normal approximation's, and one that holds without it)."""
+        normal approximation's, and one that holds without it, both over the strata of
+        the proxy where it counted them)."""
         gains = self.gains
         n = len(gains)
         differences = gains - self.proxy.samples
-        mean = self.proxy.mean + float(differences.mean())
-        sd = float(differences.std(ddof=1))
-        half = Z_999 * sd / math.sqrt(n)
-        low_difference, high_difference = betting_interval(
-            differences, -self.proxy.largest, self.proxy.gain_bound
-        )
+        difference, se = self.stratified(differences)
+        mean = self.proxy.mean + difference
+        half = Z_999 * se
+        strata = self.strata(n)
+        edges = [
+            betting_interval(
+                differences[inside], -self.proxy.largest, self.proxy.gain_bound,
+                alpha=ALPHA / len(strata),
+            )
+            for _, inside in strata
+        ]  # fmt: skip
+        low_difference, high_difference = np.array([s for s, _ in strata]) @ np.array(edges)
         low = self.short.summary["rtp"]
-        return {
+        figures = {
             "rtp": low + mean,
             "rtp_interval_999": [low + max(0.0, mean - half), low + mean + half],
             "rtp_interval_999_distribution_free": [
@@ -151,14 +211,26 @@ class SampledOptimum:
             "long_exchange_gain": mean,
             "long_exchange_gain_half_width_999": half,
             "proxy_gain": self.proxy.mean,
-            "difference_to_proxy_sd": sd,
+            "difference_to_proxy_sd": se * math.sqrt(n),
             "sampled_gain_sd": float(gains.std(ddof=1)),
             "difference_range": [-self.proxy.largest, self.proxy.gain_bound],
             "samples": n,
             "samples_improved": int((gains > 0).sum()),
             "largest_gain": float(gains.max()),
             "seed": self.seed,
+            "thin": self.thin,
         }
+        if len(strata) > 1:  # by the proxy's gain: zero, positive
+            figures["strata"] = {
+                f"{name}_{figure}": value
+                for name, (share, inside) in zip(("zero", "positive"), strata, strict=True)
+                for figure, value in (
+                    ("share", share),
+                    ("samples", int(inside.sum())),
+                    ("difference_sd", float(differences[inside].std(ddof=1))),
+                )
+            }
+        return figures
 
     def to_json(self) -> dict:
         return {
@@ -171,11 +243,11 @@ class SampledOptimum:
                 "and draw; its optimal play is a strategy of the full game, so its RTP is a "
                 f"lower bound), plus the mean gain of the {self.long_exchanges} over "
                 f"{self.samples} situations (class of five cards, "
-                "upcard) sampled as often as they are dealt, every option of each weighed "
+                f"upcard) {self._sampling}, every option of each weighed "
                 "exactly, measured against a proxy computed on every situation (exchanges "
                 "valued by their final hands, the discards' removal from the dealer's deck "
                 "taken to first order; buying a sixth card exact): the proxy's mean plus "
-                "the mean difference. Intervals: the normal approximation "
+                f"the mean difference{self._weighing}. Intervals: the normal approximation "
                 "of the mean difference, and a betting interval (Waudby-Smith and Ramdas) "
                 "that holds for any distribution in the difference's proven range; lower "
                 "ends never below the bound; the dealer's game never bought"
@@ -222,71 +294,101 @@ def sampled_optimum(
     progress: Callable[[str, int, int], None] | None = None,
     short_draws: int = SHORT_DRAWS,
     classes: int | None = None,
+    thin: int = THIN,
 ) -> SampledOptimum:
-    """Optimal play of ``variant``: the short-draw game enumerated, then ``samples``
-    situations weighed (those already in ``folder`` for this seed are reused);
-    ``progress`` is called with the stage, the work done and its total. ``classes``:
-    the game of the first classes of hands only (for checks)."""
+    """Optimal play of ``variant``: the short-draw game enumerated, the proxy weighed,
+    then ``samples`` situations weighed (those already in ``folder`` for this seed are
+    reused); ``thin``: of the situations whose proxy gain is zero, only one in ``thin``
+    is weighed (see ``thinned``). ``progress`` is called with the stage, the work done
+    and its total. ``classes``: the game of the first classes of hands only (for
+    checks)."""
     stage = progress and functools.partial(progress, "enumerated")
     short, totals = short_game(variant, folder, stage, short_draws=short_draws, classes=classes)
-    split = split_suffix(short_draws)
-    path = folder / f"optimal-samples{split}-seed{seed}.npz"
+    suffix = run_suffix(short_draws, thin)
     key = f"{_key(variant)}-{short_draws}-{classes}-{seed}"
-    done = _load_samples(path, key)
-    blocks = range(len(done["classes"]) // BLOCK, math.ceil(samples / BLOCK))
-    sampling = (variant, seed, classes, short_draws)
-    weighed_blocks = unit_results(current_client(), _weighed_block, blocks, sampling)
-    for i, weighed in weighed_blocks:  # in the blocks' order, wherever weighed
-        block = blocks[i]
-        done = {name: np.concatenate([done[name], weighed[name]]) for name in done}
-        write_npz(path, key=np.array(key), **done)
-        if progress:
-            progress("sampled", min(samples, (block + 1) * BLOCK), samples)
-    joined = {name: values[:samples] for name, values in done.items()}
-    stage = progress and functools.partial(progress, "proxy")
+    blocks = math.ceil(samples / BLOCK)
+    candidates = _candidates(seed, blocks * thin, classes)
+    proxy_path = folder / f"optimal-proxy{suffix}-seed{seed}.npz"
     proxy, proxy_seconds = _game_proxy(
-        variant, folder / f"optimal-proxy{split}-seed{seed}.npz", f"{key}-{samples}", joined,
-        short_draws, classes, stage,
+        variant, proxy_path, f"{key}-{blocks * BLOCK * thin}", candidates, short_draws,
+        classes, progress and functools.partial(progress, "proxy"),
     )  # fmt: skip
+    kept = thinned(proxy.samples, thin)[: blocks * BLOCK]
+    if thin != THIN:  # which situations are weighed depends on the proxy
+        key += f"-thin{thin}-{source_hash('_proxy.py', 'proxy.py')}"
+    path = folder / f"optimal-samples{suffix}-seed{seed}.npz"
+    chosen = (candidates[0][kept], candidates[1][kept])
+    weighed = _weighed_samples(variant, path, key, chosen, short_draws, samples, progress)
     return SampledOptimum(
         variant,
         short,
         totals,
-        joined["classes"],
-        joined["upcards"],
-        joined["short_evs"],
-        joined["long_evs"],
+        weighed["classes"],
+        weighed["upcards"],
+        weighed["short_evs"],
+        weighed["long_evs"],
         seed,
-        short.seconds + float(joined["seconds"].sum()) + proxy_seconds,
-        proxy,
+        short.seconds + float(weighed["seconds"].sum()) + proxy_seconds,
+        dataclasses.replace(proxy, samples=proxy.samples[kept][:samples]),
         short_draws,
+        thin,
     )
 
 
-def _weighed_block(sampling: tuple, block: int) -> dict:
-    """Block ``block`` of situations sampled for ``(variant, seed, classes, short_draws)``,
-    weighed (the same on any process), and the seconds it took, shared by its
-    situations."""
-    variant, seed, classes, short_draws = sampling
+def thinned(proxies: np.ndarray, thin: int) -> np.ndarray:
+    """Which candidates (indices, in their order) are weighed: every one whose proxy gain
+    is positive, and of those whose proxy gain is zero the first and then one in
+    ``thin``. The candidates are drawn independently, so those kept of each stratum
+    (zero, positive proxy gain) are drawn within it as often as they are dealt."""
+    zero = proxies <= 0.0
+    return np.flatnonzero(~zero | ((np.cumsum(zero) - 1) % thin == 0))
+
+
+def _candidates(seed: int, blocks: int, classes: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``blocks`` blocks of situations of the seed's stream: (classes, upcards)."""
+    drawn = [sample_situations(seed, block, classes) for block in range(blocks)]
+    chosen, upcards = zip(*drawn, strict=True)
+    return np.concatenate(chosen), np.concatenate(upcards)
+
+
+def _weighed_samples(variant, path, key, chosen, short_draws, samples, progress) -> dict:
+    """The first ``samples`` of the ``chosen`` situations (classes, upcards) weighed, block
+    by block, each block written to ``path`` as it finishes (those there for ``key``
+    reused)."""
+    done = _load_samples(path, key)
+    blocks = range(len(done["classes"]) // BLOCK, math.ceil(samples / BLOCK))
+    units = [tuple(part[b * BLOCK : (b + 1) * BLOCK] for part in chosen) for b in blocks]
+    sampling = (variant, short_draws)
+    for i, weighed in unit_results(current_client(), _weighed_block, units, sampling):
+        done = {name: np.concatenate([done[name], weighed[name]]) for name in done}
+        write_npz(path, key=np.array(key), **done)
+        if progress:
+            progress("sampled", min(samples, (blocks[i] + 1) * BLOCK), samples)
+    return {name: values[:samples] for name, values in done.items()}
+
+
+def _weighed_block(sampling: tuple, block: tuple) -> dict:
+    """A block of situations (classes, upcards) weighed for ``(variant, short_draws)`` (the
+    same on any process), and the seconds it took, shared by its situations."""
+    variant, short_draws = sampling
     start = time.perf_counter()
-    chosen, upcards = sample_situations(seed, block, classes)
-    weighed = situation_gains(variant, chosen, upcards, short_draws)
-    weighed["seconds"] = np.full(BLOCK, (time.perf_counter() - start) / BLOCK)
+    weighed = situation_gains(variant, *block, short_draws)
+    weighed["seconds"] = np.full(len(block[0]), (time.perf_counter() - start) / len(block[0]))
     return weighed
 
 
 def _game_proxy(
-    variant, path, key, samples, short_draws, classes, progress
+    variant, path, key, situations, short_draws, classes, progress
 ) -> tuple[ProxyGains, float]:
-    """The proxy gains of the game and of ``samples`` and the seconds they took, kept at
-    ``path``."""
+    """The proxy gains of the game and of the ``situations`` (classes, upcards) and the
+    seconds they took, kept at ``path``."""
     key = f"{key}-{source_hash('_proxy.py', 'proxy.py')}"
     if saved := read_keyed_npz(path, key):
         return _proxy_of(saved), float(saved["seconds"])
     start = time.perf_counter()
-    hands = _class_weights()[0][samples["classes"]]
+    hands = _class_weights()[0][situations[0]]
     gains = proxy_gains(
-        variant, short_draws, hands, samples["upcards"], classes=classes, progress=progress
+        variant, short_draws, hands, situations[1], classes=classes, progress=progress
     )
     seconds = time.perf_counter() - start
     write_npz(path, key=np.array(key), seconds=np.array(seconds), **_proxy_arrays(gains))
@@ -299,6 +401,7 @@ def _proxy_arrays(gains: ProxyGains) -> dict:
         "proxy_largest": np.array(gains.largest),
         "proxy_gain_bound": np.array(gains.gain_bound),
         "proxy_samples": gains.samples,
+        "proxy_positive_share": np.array(gains.positive_share),
     }
 
 
@@ -308,21 +411,24 @@ def _proxy_of(saved: dict) -> ProxyGains:
         float(saved["proxy_largest"]),
         float(saved["proxy_gain_bound"]),
         saved["proxy_samples"],
+        float(saved.get("proxy_positive_share", math.nan)),  # not counted before
     )
 
 
-def split_suffix(short_draws: int) -> str:
-    """What the names of an analysis's files add for its split: nothing for the default
-    ``SHORT_DRAWS``, else ``-drawsN``."""
-    return "" if short_draws == SHORT_DRAWS else f"-draws{short_draws}"
+def run_suffix(short_draws: int, thin: int = THIN) -> str:
+    """What the names of an analysis's files add for its split and its thinning: nothing
+    for the defaults, else ``-drawsN`` and ``-thinK``."""
+    split = "" if short_draws == SHORT_DRAWS else f"-draws{short_draws}"
+    return split + ("" if thin == THIN else f"-thin{thin}")
 
 
-def discard_sampled(folder: Path, short_draws: int = SHORT_DRAWS) -> None:
-    """Delete what an earlier sampled analysis with this split kept in ``folder``."""
-    split = split_suffix(short_draws)
+def discard_sampled(folder: Path, short_draws: int = SHORT_DRAWS, thin: int = THIN) -> None:
+    """Delete what an earlier sampled analysis with this split and thinning kept in
+    ``folder`` (the enumerated game with it)."""
+    suffix = run_suffix(short_draws, thin)
     kept = (
-        f"optimal-samples{split}-seed*.npz",
-        f"optimal-proxy{split}-seed*.npz",
+        f"optimal-samples{suffix}-seed*.npz",
+        f"optimal-proxy{suffix}-seed*.npz",
         f"optimal-draws{short_draws}.npz",
     )
     for path in (path for pattern in kept for path in folder.glob(pattern)):
@@ -330,10 +436,10 @@ def discard_sampled(folder: Path, short_draws: int = SHORT_DRAWS) -> None:
     shutil.rmtree(folder / f"draws{short_draws}-ranges", ignore_errors=True)
 
 
-def sampled_name(variant: Variant, short_draws: int = SHORT_DRAWS) -> str:
-    """File name of a variant's saved sampled optimum (the one reports read: the default
-    split's)."""
-    stem = f"{variant.name}-optimal-sampled{split_suffix(short_draws)}"
+def sampled_name(variant: Variant, short_draws: int = SHORT_DRAWS, thin: int = THIN) -> str:
+    """File name of a variant's saved sampled optimum (the one reports read: the
+    defaults')."""
+    stem = f"{variant.name}-optimal-sampled{run_suffix(short_draws, thin)}"
     return f"{stem}-v{SAMPLED_VERSION}-{variant.rules_hash[:16]}.npz"
 
 
@@ -349,16 +455,18 @@ def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Pa
         "long_evs": result.long_evs,
         "seed": np.array(result.seed),
         "seconds": np.array(result.seconds),
+        "thin": np.array(result.thin),
         **_proxy_arrays(result.proxy),
     }
-    return keep_arrays(sampled_name(result.variant, result.short_draws), arrays, path)
+    name = sampled_name(result.variant, result.short_draws, result.thin)
+    return keep_arrays(name, arrays, path)
 
 
 def saved_sampled_optimum(
-    variant: Variant, short_draws: int = SHORT_DRAWS
+    variant: Variant, short_draws: int = SHORT_DRAWS, thin: int = THIN
 ) -> SampledOptimum | None:
     """The sampled optimum shipped with the package or computed into the cache."""
-    saved = kept_arrays(sampled_name(variant, short_draws))
+    saved = kept_arrays(sampled_name(variant, short_draws, thin))
     if saved is None:
         return None
     short_draws = int(saved["short_draws"])
@@ -376,6 +484,7 @@ def saved_sampled_optimum(
         float(saved["seconds"]),
         _proxy_of(saved),
         short_draws,
+        int(saved.get("thin", THIN)),
     )
 
 

@@ -16,7 +16,7 @@ __all__ = ["ProxyGains", "proxy_gains"]
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import comb
+from math import comb, nan
 
 import numpy as np
 
@@ -61,6 +61,9 @@ class ProxyGains:
     betting the five cards."""
     samples: np.ndarray
     """Of each sampled situation."""
+    positive_share: float = nan
+    """The share of the game's situations, as dealt, whose proxy gain is positive (NaN:
+    not counted)."""
 
 
 def option_arrays(variant: Variant, short_draws: int) -> tuple:
@@ -131,14 +134,17 @@ def proxy_gains(
     upcards = np.asarray(upcards, dtype=np.int64)
     samples, bounds = np.zeros(len(hands)), np.zeros(len(hands))
     gains, largest, class_bounds = (np.empty(len(reps)) for _ in range(3))
-    total, most, bound = 0.0, 0.0, 0.0
+    positives = np.empty(len(reps), dtype=np.int64)
+    total, most, bound, positive = 0.0, 0.0, 0.0, 0
     for rank in range(13):
         proxy = rank_tables(variant, rank, short_draws)
-        game_proxies_jit(proxy, reps, rank, options, gains, largest, class_bounds)
+        game_proxies_jit(proxy, reps, rank, options, gains, largest, class_bounds, positives)
         total += float(weights @ gains)
+        positive += int(weights @ positives)
         most, bound = max(most, largest.max()), max(bound, class_bounds.max())
         sample_proxies_jit(proxy, hands, upcards, rank, options, samples, bounds)
         if progress:
             progress(rank + 1, 13)
     assert bounds.max(initial=0.0) <= bound  # the samples are situations of the game
-    return ProxyGains(total / (weights.sum() * UPCARDS), most, bound, samples)
+    situations = int(weights.sum()) * UPCARDS
+    return ProxyGains(total / situations, most, bound, samples, positive / situations)

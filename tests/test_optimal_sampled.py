@@ -19,12 +19,13 @@ from simulate.optimal_sampled import (
     BLOCK,
     Z_999,
     _class_weights,
+    run_suffix,
     sample_situations,
     sampled_optimum,
     save_sampled_optimum,
     saved_sampled_optimum,
     situation_gains,
-    split_suffix,
+    thinned,
 )
 from simulate.optimum import optimal_rtp
 from simulate.proxy import ProxyGains
@@ -82,13 +83,17 @@ def test_situations_are_drawn_as_often_as_they_are_dealt():
 CLASSES = 100
 
 
-@pytest.mark.parametrize("short_draws", [1, 0])
-def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges, no_removal, short_draws):
-    """With one-card exchanges enumerated, or none (every exchange then sampled)."""
+@pytest.mark.parametrize(("short_draws", "thin"), [(1, 1), (0, 4)])
+def test_the_sampled_interval_covers_the_enumerated_rtp(
+    cheap_exchanges, no_removal, short_draws, thin
+):
+    """With one-card exchanges enumerated and every situation drawn weighed, or no
+    exchange enumerated (every exchange then sampled) and one in 4 of the situations of
+    zero proxy gain weighed."""
     variant, folder = cheap_exchanges
     exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
     sampled = sampled_optimum(variant, folder / f"sampled{short_draws}", 300, seed=2,
-                              short_draws=short_draws, classes=CLASSES)  # fmt: skip
+                              short_draws=short_draws, classes=CLASSES, thin=thin)  # fmt: skip
     figures = sampled.summary()
     assert figures["rtp_lower_bound"] <= exact
     assert figures["samples_improved"] > 30
@@ -98,6 +103,20 @@ def test_the_sampled_interval_covers_the_enumerated_rtp(cheap_exchanges, no_remo
     assert figures["difference_to_proxy_sd"] < figures["sampled_gain_sd"]
     low, high = figures["rtp_interval_999_distribution_free"]
     assert low <= exact <= high
+    strata = figures["strata"]  # the proxy counted its shares
+    assert strata["zero_share"] + strata["positive_share"] == pytest.approx(1)
+    assert strata["zero_difference_sd"] < strata["positive_difference_sd"]
+    zero = strata["zero_share"] / thin  # of the situations drawn, those weighed
+    expected = zero / (zero + strata["positive_share"])
+    se = np.sqrt(expected * (1 - expected) / 300)
+    assert abs(strata["zero_samples"] / 300 - expected) < 4 * se
+
+
+def test_thinning_keeps_every_positive_and_one_in_k_of_the_rest():
+    proxies = np.array([0.0, 0.2, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.3, 0.0])
+    assert thinned(proxies, 1).tolist() == list(range(10))
+    assert thinned(proxies, 3).tolist() == [0, 1, 4, 5, 8, 9]  # zeros 0, 5, 9 kept
+    assert thinned(proxies[:6], 3).tolist() == thinned(proxies, 3).tolist()[:4]  # prefixes
 
 
 def test_the_gains_add_up_to_the_enumerated_game_on_every_situation(cheap_exchanges):
@@ -151,6 +170,35 @@ def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, monkeyp
     assert not np.array_equal(other.classes, longer.classes[:100])
 
 
+def odd_proxy(variant, short_draws, hands, upcards, **options) -> ProxyGains:
+    """A proxy gain of 0.01 where the upcard is odd, else zero, counted as half the game:
+    for the tests of which situations are weighed."""
+    return ProxyGains(0.005, 0.01, 10.0, np.where(upcards % 2, 0.01, 0.0), 0.5)
+
+
+def test_thinned_samples_are_the_drawn_ones_kept_and_a_longer_run_extends_them(
+    cheap_exchanges, monkeypatch
+):
+    variant, folder = cheap_exchanges
+    monkeypatch.setattr(optimal_sampled, "proxy_gains", odd_proxy)
+    options = {"seed": 5, "short_draws": 1, "classes": CLASSES, "thin": 3}
+    first = sampled_optimum(variant, folder / "thinned", 40, **options)
+    assert (folder / "thinned" / "optimal-samples-draws1-thin3-seed5.npz").exists()
+    drawn = [sample_situations(5, block, CLASSES) for block in range(2 * 3)]
+    classes, upcards = (np.concatenate(part) for part in zip(*drawn, strict=True))
+    kept = thinned(odd_proxy(None, 1, None, upcards).samples, 3)[:40]
+    assert np.array_equal(first.classes, classes[kept])
+    assert np.array_equal(first.upcards, upcards[kept])
+    assert np.array_equal(first.proxy.samples > 0, first.upcards % 2)
+    assert 0.6 < np.mean(first.upcards % 2) < 0.9  # three quarters odd: one in 3 of even
+    longer = sampled_optimum(variant, folder / "thinned", 60, **options)
+    assert np.array_equal(longer.classes[:40], first.classes)
+    assert np.array_equal(longer.long_evs[:40], first.long_evs)
+    figures = longer.summary()
+    assert figures["thin"] == 3 and figures["strata"]["zero_share"] == 0.5
+    assert "one in 3 kept" in longer.to_json()["method"]
+
+
 def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monkeypatch):
     variant, folder = cheap_exchanges
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
@@ -177,8 +225,10 @@ def test_optimal_rtp_says_how_it_is_known():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["exact", "oasis", "--samples", "10"], "samples and short draws go with"),
-        (["exact", "oasis", "--short-draws", "0"], "samples and short draws go with"),
+        (["exact", "oasis", "--samples", "10"], "samples, short draws and thinning go with"),
+        (["exact", "oasis", "--short-draws", "0"], "samples, short draws and thinning go"),
+        (["exact", "oasis", "--thin", "8"], "samples, short draws and thinning go with"),
+        (["exact", "russian", "-s", "optimal", "--thin", "0"], "thin: one in 1 or more"),
         (["exact", "russian", "-s", "optimal", "--short-draws", "3"], "0 to 2 cards"),
         (
             ["exact", "oasis-classic", "-s", "optimal", "--classes", "5", "--table", "t"],
@@ -238,7 +288,7 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split):
     short = with_draws_up_to(variant, split)
     assert read_keyed_npz(folder / f"optimal-draws{split}.npz", optimal_sampled._key(short))
     samples = f"{optimal_sampled._key(variant)}-{split}-None-1"
-    suffix = split_suffix(split)
+    suffix = run_suffix(split)
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
     shipped = saved_sampled_optimum(variant, split)
     proxy = f"{samples}-{shipped.samples}-{source_hash('_proxy.py', 'proxy.py')}"

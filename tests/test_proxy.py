@@ -129,7 +129,8 @@ def test_the_game_sums_are_the_situations_one_by_one(russian):
     options = option_arrays(variant, 2)
     reps = _class_weights()[0][::3_300][:40]  # spread over the classes
     gains, largest, bounds = np.empty(40), np.empty(40), np.empty(40)
-    game_proxies_jit(proxy, reps, RANK, options, gains, largest, bounds)
+    positives = np.empty(40, dtype=np.int64)
+    game_proxies_jit(proxy, reps, RANK, options, gains, largest, bounds, positives)
     for c in range(40):
         upcards = np.array([u for u in range(4 * RANK, 4 * RANK + 4) if u not in reps[c]])
         hands = np.repeat(reps[c : c + 1], len(upcards), axis=0)
@@ -137,7 +138,8 @@ def test_the_game_sums_are_the_situations_one_by_one(russian):
         sample_proxies_jit(proxy, hands, upcards, RANK, options, one, bound)
         assert gains[c] == pytest.approx(one.sum(), abs=1e-12)
         assert largest[c] == one.max() and bounds[c] == bound.max()
-    assert np.any(gains > 0)
+        assert positives[c] == np.count_nonzero(one > 0)
+    assert np.any(gains > 0) and np.any(positives < 4 - (reps >> 2 == RANK).sum(axis=1))
 
 
 def test_the_bound_holds_over_exact_gains(cheap_exchanges, no_removal):
