@@ -151,8 +151,8 @@ class SampledOptimum:
             return ""
         return (
             " within each stratum of the proxy (zero, positive gain), weighed by its "
-            "share of the game as the proxy counted it (per stratum, the betting "
-            "interval at half the level)"
+            "share of the game as the proxy counted it"
+            + (" (per stratum, the betting interval at half the level)" if self.thin > 1 else "")
         )
 
     def stratified(self, values: np.ndarray) -> tuple[float, float]:
@@ -181,15 +181,17 @@ class SampledOptimum:
 
     def summary(self) -> dict:
         """The figures: the lower bound (exact), the estimate and its intervals (the
-        normal approximation's, and one that holds without it, both over the strata of
-        the proxy where it counted them)."""
+        normal approximation's over the strata of the proxy where it counted them, and
+        one that holds without it, over the strata where the samples were thinned)."""
         gains = self.gains
         n = len(gains)
         differences = gains - self.proxy.samples
         difference, se = self.stratified(differences)
         mean = self.proxy.mean + difference
         half = Z_999 * se
-        strata = self.strata(n)
+        # samples drawn as dealt need no strata here, and the range of the difference,
+        # not its spread, sets most of this interval's width: split, it would widen
+        strata = self.strata(n) if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
         edges = [
             betting_interval(
                 differences[inside], -self.proxy.largest, self.proxy.gain_bound,
