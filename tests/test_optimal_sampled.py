@@ -277,19 +277,26 @@ def test_the_command_measures_a_variant_with_long_exchanges(
 
 
 @pytest.mark.parametrize(
-    ("name", "split"), [("oasis-classic", 2), ("six-card-125", 2), ("russian", 2), ("russian", 0)]
-)
-def test_the_committed_checkpoints_are_keyed_to_this_code(name, split):
-    """results/ keeps the enumerated short game and the samples of the shipped figures,
-    keyed by the kernels that made them: a change to those kernels must show it gives
-    the same numbers and re-key them, else they would be recomputed from nothing."""
+    ("name", "split", "thin"),
+    [("oasis-classic", 2, 1), ("six-card-125", 2, 1), ("russian", 2, 1), ("russian", 0, 1),
+     ("russian", 0, 8)],
+)  # fmt: skip
+def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
+    """results/ keeps the enumerated short game, the proxy and the samples of the shipped
+    figures, keyed by the kernels that made them: a change to those kernels must show it
+    gives the same numbers and re-key them, else they would be recomputed from nothing."""
     variant = load_variant(name)
     folder = RESULTS / name
     short = with_draws_up_to(variant, split)
     assert read_keyed_npz(folder / f"optimal-draws{split}.npz", optimal_sampled._key(short))
+    proxy_code = source_hash("_proxy.py", "proxy.py")
     samples = f"{optimal_sampled._key(variant)}-{split}-None-1"
-    suffix = run_suffix(split)
+    shipped = saved_sampled_optimum(variant, split, thin)
+    suffix = run_suffix(split, thin)
+    drawn = -(-shipped.samples // BLOCK) * BLOCK * thin
+    assert read_keyed_npz(
+        folder / f"optimal-proxy{suffix}-seed1.npz", f"{samples}-{drawn}-{proxy_code}"
+    )
+    if thin > 1:
+        samples += f"-thin{thin}-{proxy_code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
-    shipped = saved_sampled_optimum(variant, split)
-    proxy = f"{samples}-{shipped.samples}-{source_hash('_proxy.py', 'proxy.py')}"
-    assert read_keyed_npz(folder / f"optimal-proxy{suffix}-seed1.npz", proxy)
