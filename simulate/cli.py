@@ -747,8 +747,8 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     type=int,
     help="Optimal play where more than two cards may be exchanged: of the situations drawn "
     "whose proxy gain is zero, weigh one in K (default 1: all). Their difference to the "
-    "proxy varies least, so 8 takes about half the samples in Russian and a twentieth "
-    "in 6 Card Poker 1-2-5 for the same interval.",
+    "proxy varies least, so with 8 an interval takes about half the samples in Russian, "
+    "a twentieth in 6 Card Poker 1-2-5 and oasis-classic.",
     metavar="K",
 )
 @seed_option("Seed of the samples.")
