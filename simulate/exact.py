@@ -10,6 +10,7 @@ dealer's game is never bought in these figures.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import time
@@ -34,6 +35,7 @@ from ._game_value import (
     six_card_choices_jit,
 )
 from ._settlement import bet_multiple_jit, dealer_discard_jit
+from ._tables import cached_arrays
 from .cards import RANKS, CardError, format_card, format_cards, parse_cards
 from .codes import CATEGORIES, PLAIN_OUTCOMES, Action, Category, Outcome, Point
 from .evaluator import hand_value
@@ -276,11 +278,14 @@ class ExactResult:
         }
 
 
-def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> ExactResult:
+def exact_game(
+    variant: Variant | str, strategy: Strategy | str = "optimal", *, cached: bool = True
+) -> ExactResult:
     """Weigh every deal: the player folds or bets on his five cards, by ``strategy`` (a
     strategy without draws) or, for ``"optimal"`` (in a variant without draws) and
-    ``"optimal-no-draws"``, exactly when betting is worth more."""
-    start = time.perf_counter()
+    ``"optimal-no-draws"``, exactly when betting is worth more. The weighed deals are
+    kept in the cache per rule set and strategy (``cached``: read them from there if
+    they are; its ``seconds`` are those of weighing)."""
     variant = load_variant(variant)
     name = strategy if isinstance(strategy, str) else strategy.name
     optimal = name in ("optimal", NO_DRAWS)
@@ -306,14 +311,50 @@ def exact_game(variant: Variant | str, strategy: Strategy | str = "optimal") -> 
                 "analysis covers folding and betting on the dealt cards"
             )
         rules, name = plan.rules, plan.name
-    reps, weights, counts, win_net, win_net2, plays = weigh_every_deal(variant, rules)
-    totals = (counts * weights[:, None]).sum(axis=0)
-    win_total = _exact_sum(win_net, weights)
-    win_total2 = _exact_sum(win_net2, weights)
+    reps, weights = kernels.canonical_hands_jit()
+    weighed = _weighed_deals(variant, rules, cached)
+    totals = weighed["totals"]
+    win_total = _exact_sum(weighed["win_net"], weights)
+    win_total2 = _exact_sum(weighed["win_net2"], weights)
     table = _table(variant, totals, win_total)
     summary = _summary(variant, totals, win_total, win_total2)
-    chart = _chart(variant, reps, weights, plays) if optimal else None
-    return ExactResult(variant, name, table, summary, chart, time.perf_counter() - start)
+    chart = _chart(variant, reps, weights, weighed["plays"]) if optimal else None
+    return ExactResult(variant, name, table, summary, chart, float(weighed["seconds"]))
+
+
+GAME_SOURCES = (
+    "exact.py", "_exact.py", "_strategy.py", "_evaluator.py", "_settlement.py", "_tables.py",
+    "codes.py",
+)  # fmt: skip
+"""The sources that weigh every deal of a game without draws."""
+
+
+def _weighed_deals(variant: Variant, rules: np.ndarray | None, cached: bool) -> dict:
+    """``weigh_every_deal`` as ``exact_game`` reads it: the counts' totals, the win nets
+    per class and their squares, for optimal play (``rules`` None) the bets, and the
+    seconds it took; kept in the cache per rule set and strategy."""
+
+    def weigh() -> dict:
+        start = time.perf_counter()
+        _, weights, counts, win_net, win_net2, plays = weigh_every_deal(variant, rules)
+        return {
+            "totals": (counts * weights[:, None]).sum(axis=0),
+            "win_net": win_net,
+            "win_net2": win_net2,
+            "plays": plays if rules is None else np.zeros((0, 52), dtype=bool),
+            "seconds": np.array(time.perf_counter() - start),
+        }
+
+    if not cached:
+        return weigh()
+    strategy = "optimal" if rules is None else _rules_key(rules)
+    return cached_arrays(f"exact-game-{variant.rules_hash[:16]}-{strategy}", weigh, GAME_SOURCES)
+
+
+def _rules_key(rules: np.ndarray) -> str:
+    digest = hashlib.sha256(str((rules.shape, rules.dtype.str)).encode())
+    digest.update(np.ascontiguousarray(rules).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def exact_covers(variant: Variant, strategy: Strategy) -> bool:
