@@ -191,15 +191,16 @@ class SampledOptimum:
         half = Z_999 * se
         # samples drawn as dealt need no strata here, and the range of the difference,
         # not its spread, sets most of this interval's width: split, it would widen
-        strata = self.strata(n) if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
+        strata = self.strata(n)
+        parts = strata if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
         edges = [
             betting_interval(
                 differences[inside], -self.proxy.largest, self.proxy.gain_bound,
-                alpha=ALPHA / len(strata),
+                alpha=ALPHA / len(parts),
             )
-            for _, inside in strata
+            for _, inside in parts
         ]  # fmt: skip
-        low_difference, high_difference = np.array([s for s, _ in strata]) @ np.array(edges)
+        low_difference, high_difference = np.array([s for s, _ in parts]) @ np.array(edges)
         low = self.short.summary["rtp"]
         figures = {
             "rtp": low + mean,
