@@ -30,7 +30,7 @@ def headline_markdown(summary: pd.DataFrame) -> str:
             f"| {row.variant} | {row.strategy} | {row.method} | {row.rtp:.6f} | "
             f"{row.house_edge:.6f} | {row.standard_deviation:.6f} | {optimal} | "
             f"{row.optimal_rtp_method}"
-            f"{interval_text(row.optimal_rtp_interval_999, lambda x: f'{x:.4f}')}"
+            f"{interval_text(row.optimal_rtp_interval_999, lambda x: f'{x:.6f}')}"
             f"{_with_game_text(row.optimal_rtp_with_game)} |"
         )
     return "\n".join(lines) + "\n"
