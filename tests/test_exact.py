@@ -146,6 +146,24 @@ def test_caribbean_counts_every_deal(caribbean_optimal):
     assert caribbean_optimal.summary["deals"] == DEALS
 
 
+def test_a_weighed_game_is_read_from_the_cache(caribbean_optimal, monkeypatch):
+    """Every deal weighed once per rule set and strategy: the same figures, table and
+    chart, and the seconds of weighing, without weighing again; uncached, it weighs."""
+    import simulate.exact as exact
+
+    def refuse(*args):
+        raise AssertionError("weighed again")
+
+    monkeypatch.setattr(exact, "weigh_every_deal", refuse)
+    again = exact_game("caribbean")
+    assert again.summary == caribbean_optimal.summary
+    assert again.table.equals(caribbean_optimal.table)
+    assert again.strategy_chart.equals(caribbean_optimal.strategy_chart)
+    assert again.seconds == caribbean_optimal.seconds > 1
+    with pytest.raises(AssertionError, match="weighed again"):
+        exact_game("caribbean", cached=False)
+
+
 def test_caribbean_optimal_house_edge_is_the_published_one(caribbean_optimal):
     # published for this pay table under optimal strategy: 5.2243%
     assert round(caribbean_optimal.summary["house_edge"], 6) == 0.052243
