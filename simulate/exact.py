@@ -10,6 +10,7 @@ dealer's game is never bought in these figures.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -311,7 +312,7 @@ def exact_game(
                 "analysis covers folding and betting on the dealt cards"
             )
         rules, name = plan.rules, plan.name
-    reps, weights = kernels.canonical_hands_jit()
+    reps, weights = hand_classes()
     weighed = _weighed_deals(variant, rules, cached)
     totals = weighed["totals"]
     win_total = _exact_sum(weighed["win_net"], weights)
@@ -373,10 +374,17 @@ def _folds_or_bets(rules: np.ndarray) -> bool:
     return first <= {Action.FOLD, Action.PLAY}
 
 
+@functools.cache
+def hand_classes() -> tuple[np.ndarray, np.ndarray]:
+    """One hand of each class of five-card hands, and each class's size: computed once
+    per process (about a second)."""
+    return kernels.canonical_hands_jit()
+
+
 def weigh_every_deal(variant: Variant, rules: np.ndarray | None):
     """Run the full-game kernel over every class of hands: optimal play when ``rules``
     is None. Returns (classes, their sizes, counts, win nets, their squares, bets)."""
-    reps, weights = kernels.canonical_hands_jit()
+    reps, weights = hand_classes()
     counts = np.zeros((len(reps), PLAIN_OUTCOMES * CATEGORIES), dtype=np.int64)
     win_net, win_net2 = np.zeros(len(reps)), np.zeros(len(reps))
     plays = np.zeros((len(reps), 52), dtype=np.bool_)

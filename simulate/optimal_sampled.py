@@ -51,12 +51,12 @@ import numba
 import numpy as np
 
 from ._decisions import best_options_jit
-from ._exact import canonical_hands_jit, thrown_count_jit
+from ._exact import thrown_count_jit
 from ._io import read_keyed_npz, write_npz
 from ._tables import source_hash
 from .cluster import current_client, unit_results
 from .codes import Action
-from .exact import ExactResult, first_options, needs_pair_tables, value_lists
+from .exact import ExactResult, first_options, hand_classes, needs_pair_tables, value_lists
 from .intervals import betting_interval
 from .optimal_game import (
     DECISION_SOURCES,
@@ -502,10 +502,9 @@ def _load_samples(path: Path, key: str) -> dict:
     return {name: np.zeros(0, dtype=dtype) for name, dtype in _SAMPLE_ARRAYS.items()}
 
 
-@functools.cache
 def _class_weights() -> tuple[np.ndarray, np.ndarray]:
     """One hand of each class of five-card hands, and each class's size (computed once)."""
-    return canonical_hands_jit()
+    return hand_classes()
 
 
 def sample_situations(
