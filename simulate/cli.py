@@ -874,15 +874,14 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     "--samples",
     type=click.IntRange(min=2),
     help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
-    "50 s per million here), or for any --hole given it.",
+    "50 s per million here), or for any --hole given it; in games with exchanges for 1 "
+    "to 4 (default 100,000: 1 to 3 minutes each).",
 )
 @click.option(
     "--shared-samples",
     type=click.IntRange(min=2),
-    default=200_000,
-    show_default=True,
-    help="Situations sampled per number of other hands seen (about 4 minutes per 200,000 "
-    "with four hands).",
+    help="Situations sampled per number of other hands seen (default 200,000: about 4 "
+    "minutes with four hands; in games with exchanges 20,000: 1 to 6 minutes).",
 )
 @seed_option("Seed of the sampled situations.")
 @click.option(

@@ -8,6 +8,14 @@ the upcard and ``hole`` of the dealer's four hidden cards. The RTP is enumerated
 that is quick (no hole card, one, all four: every situation weighed); with two or
 three it is the exact optimal RTP plus the mean gain of seeing the cards over sampled
 situations, each weighed exactly, with its standard error.
+
+In games with exchanges of one or two cards and neither a buy nor the dealer's game
+(Oasis), every first option and every bet or fold after the draw is decided seeing the
+cards; the RTP is the exact optimal RTP plus the mean gain over sampled situations. A
+situation's gain is its best EV seeing the cards less the EV, with them, of the blind
+player's choices (his first option, each draw bet or folded as he would): never below
+0, and over the cards seen the blind player's EV is his EV without them, which each
+row also checks (``blind_difference``).
 """
 
 from __future__ import annotations
@@ -21,8 +29,10 @@ import numpy as np
 import pandas as pd
 
 from . import _protection as kernels
+from . import _protection_draws as draw_kernels
 from ._exact import canonical_hands_jit
-from .exact import value_lists
+from .exact import first_options, value_lists
+from .optimal_game import situation_tables, supports_exact_draws
 from .optimum import optimal_rtp
 from .simulation import DEFAULT_SEED, Z95, Z_999, _key
 from .variant import Variant, load_variant
@@ -42,8 +52,12 @@ HOLE_CARDS = 4
 """The dealer's hidden cards."""
 DEFAULT_SAMPLES = 1_000_000
 DEFAULT_SHARED_SAMPLES = 200_000
+DEFAULT_DRAW_SAMPLES = 100_000
+DEFAULT_DRAW_SHARED_SAMPLES = 20_000
+"""Situations sampled per figure in games with exchanges (each weighed in 1 to 17 ms)."""
 MAX_SHARED_HANDS = 4
 SAMPLE_BLOCK = 65_536
+DRAW_SAMPLE_BLOCK = 2_048
 """Sampled situations are weighed in blocks, so Ctrl-C and progress come often."""
 ENUMERATED = (0, 1, HOLE_CARDS)
 METHODS = {
@@ -67,16 +81,20 @@ def _optimal_rtp(variant: Variant) -> float:
 
 
 def covers(variant: Variant) -> bool:
-    """Whether the protection figures weigh ``variant`` (decided by folding or betting)."""
-    return not variant.has_draws and variant.buy_game is None
+    """Whether the protection figures weigh ``variant``: decided by folding or betting,
+    or by exchanges of one or two cards too (neither a buy nor the dealer's game)."""
+    if variant.buy_game is not None:
+        return False
+    return not variant.has_draws or (variant.buy_fee is None and supports_exact_draws(variant))
 
 
 def _check(variant: Variant, seen: int, most: int, what: str) -> None:
     if not covers(variant):
         raise ValueError(
             f"{variant.name}: the protection figures cover games decided by folding or "
-            "betting on the dealt cards (caribbean); draws and the dealer's game are not "
-            "weighed with more cards seen yet"
+            "betting on the dealt cards (caribbean) or by exchanges of one or two cards "
+            "(oasis); a buy, longer exchanges and the dealer's game are not weighed with "
+            "more cards seen yet"
         )
     if not 0 <= seen <= most:
         raise ValueError(f"{what} must be 0 to {most}, got {seen}")
@@ -92,13 +110,16 @@ def hole_card_rtp(
 ) -> dict:
     """The RTP under optimal play when the player also sees ``hole`` of the dealer's hidden
     cards: enumerated for 0, 1 and 4 (unless ``samples`` is given), else from
-    ``samples`` situations (default 1,000,000) drawn from ``seed``; ``progress`` is
-    called with the work done and its total."""
+    ``samples`` situations (default 1,000,000; in games with exchanges 100,000, and 0
+    hole cards is the optimal RTP) drawn from ``seed``; ``progress`` is called with the
+    work done and its total."""
     variant = load_variant(variant)
     _check(variant, hole, HOLE_CARDS, "hole cards known")
     start = time.perf_counter()
     row = {"hole_cards_known": hole}
-    if samples is None and hole in ENUMERATED:
+    if variant.has_draws:
+        row |= _draws_row(variant, hole, 0, samples or DEFAULT_DRAW_SAMPLES, seed, progress)
+    elif samples is None and hole in ENUMERATED:
         rtp = _optimal_rtp(variant) if hole == 0 else _enumerated(variant, hole, progress)
         row |= {"rtp": rtp, "method": "enumerated", "standard_error": 0.0}
     else:
@@ -116,18 +137,21 @@ def shared_hands_rtp(
     variant: Variant | str,
     hands: int,
     *,
-    samples: int = DEFAULT_SHARED_SAMPLES,
+    samples: int | None = None,
     seed: int = DEFAULT_SEED,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """The RTP under optimal play when the player also sees ``hands`` other players' hands
     (1 to 4, five cards each: dead for the dealer's hidden cards), from ``samples``
-    situations drawn from ``seed``."""
+    situations (default 200,000; in games with exchanges 20,000) drawn from ``seed``."""
     variant = load_variant(variant)
     _check(variant, hands, MAX_SHARED_HANDS, "other hands seen")
     start = time.perf_counter()
     row = {"other_hands_seen": hands}
-    if hands == 0:
+    if variant.has_draws:
+        samples = samples or DEFAULT_DRAW_SHARED_SAMPLES
+        row |= _draws_row(variant, 0, hands, samples, seed, progress)
+    elif hands == 0:
         row |= {"rtp": _optimal_rtp(variant), "method": "enumerated", "standard_error": 0.0}
     else:
         v, lists, key = variant.arrays(), value_lists(), _key(seed)
@@ -135,14 +159,47 @@ def shared_hands_rtp(
         def weigh(first: int, out: np.ndarray) -> None:
             kernels.shared_hands_gains_jit(v, lists, key, first, hands, out)
 
-        gains = _sampled_gains(weigh, samples, progress)
+        gains = _sampled_gains(weigh, samples or DEFAULT_SHARED_SAMPLES, progress)
         row |= _sampled_row(variant, gains, seed)
     return row | _edges(variant, row["rtp"], start)
 
 
+def _draws_row(variant: Variant, holes: int, hands: int, samples: int, seed: int, progress):
+    """The figures of a game with exchanges, the player seeing ``holes`` hole cards and
+    ``hands`` other hands: the optimal RTP where nothing more is seen, else sampled."""
+    optimal = _optimal_rtp(variant)
+    if optimal is None:
+        raise ValueError(
+            f"{variant.name}: its optimal RTP is not weighed yet (studsim exact "
+            f"{variant.name} -s optimal)"
+        )
+    if holes == hands == 0:
+        return {"rtp": optimal, "method": "enumerated", "standard_error": 0.0}
+    v, lists = variant.arrays(), value_lists()
+    tables, options = situation_tables(lists, v), first_options(variant)[0]
+    fees, forced = variant.draw_arrays()
+    figures = np.empty((samples, 3))
+
+    def weigh(first: int, out: np.ndarray) -> None:
+        rows = figures[first : first + len(out)]
+        draw_kernels.sampled_gains_jit(
+            v, tables, lists, _key(seed), first, holes, hands, options, fees, forced, rows
+        )
+        out[:] = rows[:, 0]
+
+    gains = _sampled_gains(weigh, samples, progress, DRAW_SAMPLE_BLOCK)
+    blind = figures[:, 1] - figures[:, 2]
+    check = {"mean": float(blind.mean()), "standard_error": _se(blind)}
+    return _sampled_row(variant, gains, seed) | {"blind_difference": check}
+
+
+def _se(values: np.ndarray) -> float:
+    return float(values.std(ddof=1) / math.sqrt(len(values)))
+
+
 def _sampled_row(variant: Variant, gains: np.ndarray, seed: int) -> dict:
     """The figures of sampled gains over optimal play."""
-    se = float(gains.std(ddof=1) / math.sqrt(len(gains)))
+    se = _se(gains)
     rtp = _optimal_rtp(variant) + float(gains.mean())
     return {
         "rtp": rtp,
@@ -181,13 +238,15 @@ def _enumerated(variant: Variant, hole: int, progress) -> float:
     return 1 + float(weights @ sums) / (int(weights.sum()) * per_class)
 
 
-def _sampled_gains(weigh: Callable, samples: int, progress) -> np.ndarray:
+def _sampled_gains(
+    weigh: Callable, samples: int, progress, block_size: int = SAMPLE_BLOCK
+) -> np.ndarray:
     """The gains of ``samples`` situations, ``weigh(first, out)`` filling a block's."""
     if samples < 2:
         raise ValueError(f"samples must be at least 2, got {samples}")
     gains = np.empty(samples)
-    for first in range(0, samples, SAMPLE_BLOCK):
-        block = gains[first : first + SAMPLE_BLOCK]
+    for first in range(0, samples, block_size):
+        block = gains[first : first + block_size]
         weigh(first, block)
         if progress:
             progress(first + len(block), samples)
@@ -197,16 +256,24 @@ def _sampled_gains(weigh: Callable, samples: int, progress) -> np.ndarray:
 def played_with_hole_cards(
     variant: Variant | str, hole: int, rounds: int, seed: int = DEFAULT_SEED
 ) -> dict:
-    """Rounds played by a player who sees ``hole`` of the dealer's hidden cards and bets
-    when that is worth more than folding, settled against the dealer's whole hand: the
-    RTP and its standard error (a check of ``hole_card_rtp`` by another path)."""
+    """Rounds played by a player who sees ``hole`` of the dealer's hidden cards and takes
+    the option worth most (after an exchange, bets when that is worth more than
+    folding), settled against the dealer's whole hand: the RTP and its standard error
+    (a check of ``hole_card_rtp`` by another path)."""
     variant = load_variant(variant)
     _check(variant, hole, HOLE_CARDS, "hole cards known")
     nets = np.empty(rounds)
-    kernels.played_rounds_jit(
-        variant.arrays(), _key(seed), 0, hole, value_lists(), _every_value(), nets
-    )
-    se = float(nets.std(ddof=1) / math.sqrt(rounds))
+    if variant.has_draws:
+        fees, forced = variant.draw_arrays()
+        options = first_options(variant)[0]
+        draw_kernels.played_rounds_jit(
+            variant.arrays(), _key(seed), 0, hole, options, fees, forced, nets
+        )
+    else:
+        kernels.played_rounds_jit(
+            variant.arrays(), _key(seed), 0, hole, value_lists(), _every_value(), nets
+        )
+    se = _se(nets)
     rtp = 1 + float(nets.mean())
     return {"rtp": rtp, "standard_error": se, "rtp_ci95": [rtp - Z95 * se, rtp + Z95 * se]}
 
@@ -215,13 +282,16 @@ def protection_tables(
     variant: Variant | str,
     *,
     samples: int | None = None,
-    shared_samples: int = DEFAULT_SHARED_SAMPLES,
+    shared_samples: int | None = None,
     seed: int = DEFAULT_SEED,
     progress: Callable[[str, int, int], None] | None = None,
     enumerated: tuple[int, ...] = ENUMERATED,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated where in ``enumerated``,
-    else from ``samples``), and ``shared_hands_rtp`` for 0 to 4 other hands seen."""
+    else from ``samples``; games with exchanges sample all but none), and
+    ``shared_hands_rtp`` for 0 to 4 other hands seen (from ``shared_samples``)."""
+
+    variant = load_variant(variant)
 
     def stage(name: str):
         return progress and (lambda done, total: progress(name, done, total))
@@ -230,7 +300,7 @@ def protection_tables(
         hole_card_rtp(
             variant,
             hole,
-            samples=None if hole in enumerated else samples,
+            samples=samples if variant.has_draws or hole not in enumerated else None,
             seed=seed,
             progress=stage(f"{hole} hole cards seen"),
         )

@@ -220,7 +220,8 @@ def build_report(
     if protection and not covers(variant):
         raise ValueError(
             f"{variant.name}: the protection section covers games decided by folding or "
-            "betting on the dealt cards (caribbean)"
+            "betting on the dealt cards (caribbean) or by exchanges of one or two cards "
+            "(oasis)"
         )
     plan = load_strategy(strategy, variant)
     if target_se is None:
@@ -314,8 +315,10 @@ def build_report(
         }
         sections.append(_boxes_section(several))
     if protection:
+        draws = variant.has_draws  # each situation costs 100 times more: their defaults
         holes, shared = protection_tables(
-            variant, samples=PROTECTION_SAMPLES, shared_samples=PROTECTION_SAMPLES // 4,
+            variant, samples=None if draws else PROTECTION_SAMPLES,
+            shared_samples=None if draws else PROTECTION_SAMPLES // 4,
             seed=seed, enumerated=(0, HOLE_CARDS),
         )  # fmt: skip
         figures["protection"] = {

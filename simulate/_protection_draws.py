@@ -1,0 +1,262 @@
+"""numba kernels of the protection figures in games with exchanges: the exact EV of
+every first option when the player also knows some of the dealer's hidden cards.
+
+The dealer holds the cards the player knows (his upcard, the hole cards seen) and
+``m`` more from the cards the player does not see (``unseen``), none of them drawn by
+the player. Per situation the values of the dealer's possible hands are tabulated,
+sorted: all of them (``base``) and, for every set T of up to ``deepest`` unseen cards,
+those holding T (``rows[|T| - 1][rank of T]``). The hands avoiding the drawn cards D are
+then counted below a threshold by inclusion-exclusion over the subsets of D.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._evaluator import BINOMIAL, next_combination_jit, value5_jit
+from ._exact import count_below_jit, ev_from_counts_jit, thrown_positions_jit
+from ._protection import _dealt
+from ._settlement import bet_multiple_jit, settle_jit
+from ._situation import _drawn_ev, _work, comb_jit, situation_jit
+from .codes import Action
+
+FOLD_NET = -1.0
+
+
+@njit(cache=True)
+def _popcount(mask):
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _rank_of(positions, mask, k):
+    """Colex rank of the positions ``positions[b]`` for the bits b of ``mask``."""
+    rank, i = 0, 0
+    for b in range(k):
+        if (mask >> b) & 1:
+            i += 1
+            rank += BINOMIAL[positions[b], i]
+    return rank
+
+
+@njit(cache=True)
+def dealer_tables_jit(known, unseen, deepest):
+    """(base, rows): the sorted values of the dealer's hands, ``known`` and ``5 -
+    len(known)`` of ``unseen``; ``rows[s - 1][r]``: those holding the s-set of unseen
+    positions of colex rank r, for s up to ``deepest``."""
+    n, m = unseen.shape[0], 5 - known.shape[0]
+    cards = np.empty(5, dtype=np.int64)
+    cards[: known.shape[0]] = known
+    base = np.empty(comb_jit(n, m), dtype=np.int64)
+    rows = []
+    cursors = []
+    for s in range(1, 5):
+        size = (comb_jit(n, s), comb_jit(n - s, m - s)) if s <= min(m, deepest) else (0, 0)
+        rows.append(np.empty(size, dtype=np.int64))
+        cursors.append(np.zeros(size[0], dtype=np.int64))
+    chosen = np.arange(m)
+    for index in range(base.shape[0]):
+        for j in range(m):
+            cards[known.shape[0] + j] = unseen[chosen[j]]
+        value = value5_jit(cards[0], cards[1], cards[2], cards[3], cards[4])
+        base[index] = value
+        for mask in range(1, 1 << m):
+            s = _popcount(mask)
+            if s > deepest:
+                continue
+            rank = _rank_of(chosen, mask, m)
+            rows[s - 1][rank, cursors[s - 1][rank]] = value
+            cursors[s - 1][rank] += 1
+        if m:
+            next_combination_jit(chosen, n)
+    base.sort()
+    for s in range(min(m, deepest)):
+        for r in range(rows[s].shape[0]):
+            rows[s][r].sort()
+    return base, (rows[0], rows[1], rows[2], rows[3])
+
+
+@njit(cache=True)
+def counts_avoiding_jit(base, rows, n_unseen, m, drawn, k, thresholds, out):
+    """``out[t]``: the dealer's hands (``m`` of the ``n_unseen`` cards unknown) below
+    ``thresholds[t]`` holding none of the unseen positions ``drawn[:k]`` (increasing);
+    ``out[-1]``: all of them."""
+    n = thresholds.shape[0]
+    for t in range(n):
+        out[t] = count_below_jit(base, thresholds[t])
+    for mask in range(1, 1 << k):
+        s = _popcount(mask)
+        if s > m:
+            continue
+        row = rows[s - 1][_rank_of(drawn, mask, k)]
+        sign = -1 if s & 1 else 1
+        for t in range(n):
+            out[t] += sign * count_below_jit(row, thresholds[t])
+    out[n] = comb_jit(n_unseen - k, m)
+
+
+@njit(cache=True)
+def _play_ev(v, base, rows, n_unseen, m, final, drawn, k, forced, counts):
+    """The EV of betting ``final`` (or folding, when worth more and not ``forced``)."""
+    value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+    thresholds = np.empty(3, dtype=np.int64)
+    thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
+    counts_avoiding_jit(base, rows, n_unseen, m, drawn, k, thresholds, counts)
+    multiple = bet_multiple_jit(v, final, value)
+    ev = ev_from_counts_jit(v, value, multiple, counts[0], counts[1], counts[2], counts[3])[0]
+    return ev if forced else max(FOLD_NET, ev)
+
+
+@njit(cache=True)
+def seeing_evs_jit(v, hand, known, unseen, options, fees, forced, out):
+    """``out[o]``: the exact EV of each first option (fold, play, an exchange) of five
+    cards ``hand`` when the dealer holds ``known`` (his upcard first) and ``5 -
+    len(known)`` of ``unseen``; after an exchange, fold or bet on the cards drawn,
+    knowing ``known``."""
+    deepest = 0
+    for o in range(options.shape[0]):
+        if options[o, 0] == Action.EXCHANGE:
+            deepest = max(deepest, thrown_positions_jit(options[o, 1])[1])
+    m = 5 - known.shape[0]
+    base, rows = dealer_tables_jit(known, unseen, deepest)
+    counts = np.empty(4, dtype=np.int64)
+    drawn = np.empty(5, dtype=np.int64)
+    final = hand.copy()
+    n = unseen.shape[0]
+    for o in range(options.shape[0]):
+        kind = options[o, 0]
+        if kind == Action.FOLD:
+            out[o] = FOLD_NET
+            continue
+        if kind == Action.PLAY:
+            out[o] = _play_ev(v, base, rows, n, m, hand, drawn, 0, True, counts)
+            continue
+        thrown, k = thrown_positions_jit(options[o, 1])
+        final[:] = hand
+        chosen = np.arange(k)
+        total, draws = 0.0, 0
+        while True:
+            for j in range(k):
+                final[thrown[j]] = unseen[chosen[j]]
+                drawn[j] = chosen[j]
+            total += _play_ev(v, base, rows, n, m, final, drawn, k, forced[k], counts)
+            draws += 1
+            if not next_combination_jit(chosen, n):
+                break
+        out[o] = total / draws - fees[k]
+
+
+@njit(cache=True)
+def _situation(hand, known, others):
+    """The five cards sorted, and the cards the player does not see, increasing."""
+    seen = np.zeros(52, dtype=np.bool_)
+    for card in hand:
+        seen[card] = True
+    for card in known:
+        seen[card] = True
+    for card in others:
+        seen[card] = True
+    return np.sort(hand), np.flatnonzero(~seen)
+
+
+@njit(cache=True)
+def _blind_draws_ev(v, sit, base, rows, unseen, m, hand, keep, forced):
+    """The EV of the exchange ``keep`` (fee excluded) with the dealer's ``known`` cards
+    counted, each draw bet or folded as the blind player does (``sit``: the situation
+    engine's tables of the hand and upcard alone)."""
+    thrown, k = thrown_positions_jit(keep)
+    blind_unseen = sit[10]
+    n = unseen.shape[0]
+    final = hand.copy()
+    chosen = np.arange(k)
+    counts = np.empty(4, dtype=np.int64)
+    total, draws = 0.0, 0
+    while True:
+        for j in range(k):
+            final[thrown[j]] = unseen[chosen[j]]
+        i = np.searchsorted(blind_unseen, unseen[chosen[0]])
+        j = np.searchsorted(blind_unseen, unseen[chosen[1]]) if k == 2 else -1
+        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+        if forced or _drawn_ev(v, sit, i, j, final, value, False, counts) > FOLD_NET:
+            total += _play_ev(v, base, rows, n, m, final, chosen, k, True, counts)
+        else:
+            total += FOLD_NET
+        draws += 1
+        if not next_combination_jit(chosen, n):
+            break
+    return total / draws
+
+
+@njit(cache=True, parallel=True)
+def sampled_gains_jit(v, tables, lists, key, start, holes, hands_seen, options, fees, forced, out):
+    """For situations ``start ..`` (one per row of ``out``, dealt from the seed ``key`` and
+    its index: the player's five cards, the upcard, ``holes`` hole cards, then
+    ``hands_seen`` other players' hands of five, dead for the dealer's): what seeing
+    those cards adds to optimal play (``out[i, 0]``, at least 0: the best option seeing
+    them less the blind player's choices, each draw bet or folded blind, weighed with
+    them), and the blind player's EV with them (``out[i, 1]``) and without
+    (``out[i, 2]``): over the cards seen these two agree."""
+    n_grid = tables[4].shape[0]
+    for i in prange(out.shape[0]):
+        cards = _dealt(key, start + i, 6 + holes + 5 * hands_seen)
+        known = cards[5 : 6 + holes]
+        hand, unseen = _situation(cards[:5], known, cards[6 + holes :])
+        work = _work(options.shape[0], n_grid)
+        blind_evs = np.empty(options.shape[0])
+        o = situation_jit(
+            v, tables, lists, hand, known[0], options, fees, forced, True, blind_evs, work
+        )
+        evs = np.empty(options.shape[0])
+        seeing_evs_jit(v, hand, known, unseen, options, fees, forced, evs)
+        kind, keep = options[o, 0], options[o, 1]
+        if kind == Action.EXCHANGE:
+            sit = (*work[1:7], tables, lists, hand, known[0], work[0])
+            k = thrown_positions_jit(keep)[1]
+            base, rows = dealer_tables_jit(known, unseen, k)
+            blind = _blind_draws_ev(v, sit, base, rows, unseen, 5 - holes - 1, hand, keep,
+                                    forced[k]) - fees[k]  # fmt: skip
+        else:
+            blind = evs[o]
+        out[i, 0], out[i, 1], out[i, 2] = evs.max() - blind, blind, blind_evs[o]
+
+
+@njit(cache=True, parallel=True)
+def played_rounds_jit(v, key, start, known_count, options, fees, forced, out):
+    """Rounds ``start ..`` (one per entry of ``out``): the player sees his hand, the upcard
+    and ``known_count`` of the dealer's hidden cards, takes the best first option, draws
+    the next cards of the deck, bets or folds by their exact EV, and is settled against
+    the dealer's whole hand; ``out``: each round's net, in antes, fees included."""
+    for i in prange(out.shape[0]):
+        cards = _dealt(key, start + i, 15)
+        dealer = cards[5:10]
+        known = dealer[: 1 + known_count]
+        hand, unseen = _situation(cards[:5], known, cards[:0])
+        evs = np.empty(options.shape[0])
+        seeing_evs_jit(v, hand, known, unseen, options, fees, forced, evs)
+        o = np.argmax(evs)
+        kind = options[o, 0]
+        dealt = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+        final, fee, folded = hand.copy(), 0.0, kind == Action.FOLD
+        if kind == Action.EXCHANGE:
+            thrown, k = thrown_positions_jit(options[o, 1])
+            fee = fees[k]
+            drawn = np.empty(5, dtype=np.int64)
+            for j in range(k):
+                final[thrown[j]] = cards[10 + j]
+                drawn[j] = np.searchsorted(unseen, cards[10 + j])
+            drawn[:k] = np.sort(drawn[:k])
+            base, rows = dealer_tables_jit(known, unseen, k)
+            counts = np.empty(4, dtype=np.int64)
+            m = 5 - known.shape[0]
+            ev = _play_ev(v, base, rows, unseen.shape[0], m, final, drawn, k, forced[k], counts)
+            folded = ev <= FOLD_NET
+            folded = folded and not forced[k]
+        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+        multiple = bet_multiple_jit(v, final, value)
+        won, lost, _ = settle_jit(v, value, multiple, folded, fee, dealt, False, 0)
+        out[i] = won - lost
