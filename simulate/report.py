@@ -315,11 +315,10 @@ def build_report(
         }
         sections.append(_boxes_section(several))
     if protection:
-        draws = variant.has_draws  # each situation costs 100 times more: their defaults
+        samples = PROTECTION_DRAW_SAMPLES if variant.has_draws else PROTECTION_SAMPLES
         holes, shared = protection_tables(
-            variant, samples=None if draws else PROTECTION_SAMPLES,
-            shared_samples=None if draws else PROTECTION_SAMPLES // 4,
-            seed=seed, enumerated=(0, HOLE_CARDS),
+            variant, samples=samples, shared_samples=samples // 4, seed=seed,
+            enumerated=(0, HOLE_CARDS),
         )  # fmt: skip
         figures["protection"] = {
             "hole_cards": holes.to_dict(orient="records"),
@@ -329,8 +328,9 @@ def build_report(
     return Report(variant, plan, simulation, figures, sections, plots)
 
 
-PROTECTION_SAMPLES = 200_000
-"""Situations sampled per figure of the protection section."""
+PROTECTION_SAMPLES, PROTECTION_DRAW_SAMPLES = 200_000, 100_000
+"""Situations sampled per hole-card figure of the protection section (a quarter of them
+per other-hands figure); in games with exchanges each costs about 100 times more."""
 
 
 def _protection_section(number: int, holes: pd.DataFrame, shared: pd.DataFrame) -> Section:

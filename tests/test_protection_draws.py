@@ -1,0 +1,151 @@
+"""What seeing the dealer's hole cards or other hands is worth in a game with exchanges
+(Oasis): the seeing kernel against the situation engine and plain enumeration, the
+sampled figures against each other, the blind player's EV and rounds played."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulate import _protection_draws as kernels
+from simulate._derive import option_evs_jit
+from simulate._evaluator import value5_jit
+from simulate._settlement import bet_multiple_jit, settle_jit
+from simulate.cli import main
+from simulate.exact import first_options, value_lists
+from simulate.optimal_game import situation_tables
+from simulate.protection import hole_card_rtp, played_with_hole_cards, shared_hands_rtp
+from simulate.simulation import Z_999
+from simulate.variant import load_variant
+
+OASIS = load_variant("oasis")
+OPTIONS, LABELS = first_options(OASIS)
+FEES, FORCED = OASIS.draw_arrays()
+
+
+def seeing_evs(hand, known, others=()):
+    """Every first option's EV, by the kernel, the dealer holding ``known``."""
+    seen = set(hand) | set(known) | set(others)
+    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
+    evs = np.empty(len(OPTIONS))
+    kernels.seeing_evs_jit(
+        OASIS.arrays(), np.array(hand), np.array(known), unseen, OPTIONS, FEES, FORCED, evs
+    )
+    return evs
+
+
+def brute_force_ev(hand, known, option):
+    """One option's EV: every draw, then every rest of the dealer's hand avoiding it, each
+    settled; after a draw the player bets when its mean is above folding."""
+    v = OASIS.arrays()
+    kind, keep = OPTIONS[option]
+    if kind == 0:  # fold
+        return -1.0
+    kept = [card for p, card in enumerate(hand) if keep >> p & 1]
+    thrown = 5 - len(kept)
+    unseen = [c for c in range(52) if c not in hand and c not in known]
+    total, draws = 0.0, 0
+    for drawn in itertools.combinations(unseen, thrown):
+        final = np.array(kept + list(drawn))
+        value = value5_jit(*final)
+        multiple = bet_multiple_jit(v, final, value)
+        nets = []
+        for rest in itertools.combinations([c for c in unseen if c not in drawn], 5 - len(known)):
+            dealer = value5_jit(*known, *rest)
+            won, lost, _ = settle_jit(v, value, multiple, False, 0.0, dealer, False, 0)
+            nets.append(won - lost)
+        ev = sum(nets) / len(nets)
+        total += ev if thrown == 0 else max(-1.0, ev)
+        draws += 1
+    return total / draws - (FEES[thrown] if thrown else 0.0)
+
+
+def test_seeing_only_the_upcard_gives_the_engines_evs():
+    """With no hole card seen the kernel weighs what the situation engine weighs."""
+    rng = np.random.default_rng(7)
+    lists = value_lists()
+    tables = situation_tables(lists, OASIS.arrays())
+    for _ in range(2):
+        cards = rng.choice(52, 6, replace=False)
+        hand, upcard = np.sort(cards[:5]).astype(np.int64), int(cards[5])
+        engine = np.empty((1, len(OPTIONS)))
+        option_evs_jit(OASIS.arrays(), tables, lists, hand[None], np.array([upcard]),
+                       OPTIONS, FEES, FORCED, engine)  # fmt: skip
+        assert seeing_evs(hand.tolist(), [upcard]) == pytest.approx(engine[0], abs=1e-9)
+
+
+@pytest.mark.parametrize("holes", [3, 4])
+def test_seeing_evs_equal_plain_enumeration(holes):
+    """The whole hand seen: every option; three hole cards: playing, and an exchange of
+    one card and one of two."""
+    rng = np.random.default_rng(holes)
+    cards = rng.choice(52, 6 + holes, replace=False)
+    hand, known = sorted(cards[:5].tolist()), cards[5:].tolist()
+    evs = seeing_evs(hand, known)
+    exchanges = [i for i, label in enumerate(LABELS) if label.startswith("exchange")]
+    checked = range(len(OPTIONS)) if holes == 4 else [1, exchanges[0], exchanges[-1]]
+    for option in checked:
+        assert evs[option] == pytest.approx(brute_force_ev(hand, known, option), abs=1e-12)
+
+
+def test_other_hands_are_dead_for_the_dealer():
+    """Another hand seen is the same as those five cards never in the deck: seeing them
+    as dead cards changes the EVs; with none, the upcard alone."""
+    rng = np.random.default_rng(3)
+    cards = rng.choice(52, 11, replace=False).tolist()
+    hand, upcard, other = sorted(cards[:5]), cards[5], cards[6:]
+    blind, seeing = seeing_evs(hand, [upcard]), seeing_evs(hand, [upcard], other)
+    assert seeing[0] == blind[0] == -1.0
+    assert np.abs(seeing[1:] - blind[1:]).min() > 0
+
+
+@pytest.fixture(scope="module")
+def figures():
+    """1 to 4 hole cards seen, 2,000 situations each (seed 3)."""
+    return {hole: hole_card_rtp(OASIS, hole, samples=2_000, seed=3) for hole in range(5)}
+
+
+def test_the_rtp_rises_with_each_card_seen(figures):
+    rtps = [figures[hole]["rtp"] for hole in range(5)]
+    assert figures[0]["method"] == "enumerated" and figures[0]["gain_over_optimal"] == 0
+    for low, high in itertools.pairwise(range(5)):
+        se = math.hypot(figures[low]["standard_error"], figures[high]["standard_error"])
+        assert rtps[high] - rtps[low] > Z_999 * se
+
+
+def test_the_blind_players_ev_is_the_same_with_the_cards_seen(figures):
+    """Over the hole cards the blind player's choices are worth what they are without
+    them: the mean difference is within its 99.9% interval of 0."""
+    for hole in range(1, 5):
+        check = figures[hole]["blind_difference"]
+        assert abs(check["mean"]) < Z_999 * check["standard_error"]
+
+
+@pytest.mark.parametrize(("hole", "rounds"), [(2, 5_000), (4, 10_000)])
+def test_play_seeing_the_cards_agrees_with_the_figures(figures, hole, rounds):
+    """Rounds dealt, decided seeing the cards (the exchange drawn from the deck), settled
+    against the dealer's whole hand: within the 99.9% interval of the sampled figure."""
+    played = played_with_hole_cards(OASIS, hole, rounds, seed=11)
+    se = math.hypot(played["standard_error"], figures[hole]["standard_error"])
+    assert abs(played["rtp"] - figures[hole]["rtp"]) < Z_999 * se
+
+
+def test_other_hands_seen_raise_the_rtp():
+    assert shared_hands_rtp(OASIS, 0)["gain_over_optimal"] == 0
+    row = shared_hands_rtp(OASIS, 4, samples=1_500, seed=4)
+    assert row["gain_over_optimal"] > Z_999 * row["standard_error"]
+    assert abs(row["blind_difference"]["mean"]) < Z_999 * row["blind_difference"]["standard_error"]
+
+
+def test_the_command_weighs_oasis_and_refuses_a_buy_in_one_line():
+    runner = CliRunner()
+    result = runner.invoke(main, ["protect", "oasis", "--hole", "1", "--samples", "200"])
+    assert result.exit_code == 0, result.output
+    assert "sampled" in result.output and "gain_over_optimal" in result.output
+    for variant in ("russian", "six-card", "oasis-classic"):
+        refused = runner.invoke(main, ["protect", variant, "--hole", "1"])
+        assert refused.exit_code == 2
+        assert refused.stderr.startswith(f"Error: {variant}: the protection figures cover")
+        assert len(refused.stderr.strip().splitlines()) == 1
