@@ -18,7 +18,7 @@ from ._evaluator import BINOMIAL, next_combination_jit, value5_jit
 from ._exact import count_below_jit, ev_from_counts_jit, thrown_positions_jit
 from ._protection import _dealt
 from ._settlement import bet_multiple_jit, settle_jit
-from ._situation import _drawn_ev, _work, comb_jit, situation_jit
+from ._situation import _drawn_ev, _exact_counts, _work, comb_jit, situation_jit
 from .codes import Action
 
 FOLD_NET = -1.0
@@ -113,6 +113,39 @@ def _play_ev(v, base, rows, n_unseen, m, final, drawn, k, forced, counts):
 
 
 @njit(cache=True)
+def _exchange_ev(v, dealer, unseen, hand, keep, forced, sit):
+    """The EV of the exchange ``keep`` (fee excluded) with the dealer's known cards
+    counted (``dealer``: ``dealer_tables_jit``'s and his unknown cards' count), each
+    draw of ``unseen`` bet or folded seeing the cards, or (given ``sit``, the situation
+    engine's tables of the hand and upcard alone) as the blind player does."""
+    base, rows, m = dealer
+    thrown, k = thrown_positions_jit(keep)
+    final = hand.copy()
+    chosen = np.arange(k)
+    counts = np.empty(4, dtype=np.int64)
+    n = unseen.shape[0]
+    total, draws = 0.0, 0
+    while True:
+        for j in range(k):
+            final[thrown[j]] = unseen[chosen[j]]
+        if sit is None:
+            total += _play_ev(v, base, rows, n, m, final, chosen, k, forced, counts)
+        else:
+            blind_unseen = sit[10]
+            i = np.searchsorted(blind_unseen, final[thrown[0]])
+            j = np.searchsorted(blind_unseen, final[thrown[1]]) if k == 2 else -1
+            value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+            if forced or _drawn_ev(v, sit, i, j, final, value, False, counts) > FOLD_NET:
+                total += _play_ev(v, base, rows, n, m, final, chosen, k, True, counts)
+            else:
+                total += FOLD_NET
+        draws += 1
+        if not next_combination_jit(chosen, n):
+            break
+    return total / draws
+
+
+@njit(cache=True)
 def seeing_evs_jit(v, hand, known, unseen, options, fees, forced, out):
     """``out[o]``: the exact EV of each first option (fold, play, an exchange) of five
     cards ``hand`` when the dealer holds ``known`` (his upcard first) and ``5 -
@@ -125,29 +158,52 @@ def seeing_evs_jit(v, hand, known, unseen, options, fees, forced, out):
     m = 5 - known.shape[0]
     base, rows = dealer_tables_jit(known, unseen, deepest)
     counts = np.empty(4, dtype=np.int64)
-    drawn = np.empty(5, dtype=np.int64)
+    for o in range(options.shape[0]):
+        kind = options[o, 0]
+        if kind == Action.FOLD:
+            out[o] = FOLD_NET
+        elif kind == Action.PLAY:
+            out[o] = _play_ev(v, base, rows, unseen.shape[0], m, hand, hand[:0], 0, True, counts)
+        else:
+            k = thrown_positions_jit(options[o, 1])[1]
+            ev = _exchange_ev(v, (base, rows, m), unseen, hand, options[o, 1], forced[k], None)
+            out[o] = ev - fees[k]
+
+
+@njit(cache=True)
+def flashed_evs_jit(v, sit, flashed, options, fees, forced, out):
+    """``out[o]``: the exact EV of each first option when the player also sees the next
+    card of the deck, ``sit[10][flashed]`` (dead for the dealer's hand, the first card an
+    exchange draws); ``sit``: the situation engine's tables of the hand and upcard.
+    After the draw he knows what the blind player knows: the engine's decisions."""
+    hand, unseen = sit[8], sit[10]
+    counts = np.empty(4, dtype=np.int64)
     final = hand.copy()
-    n = unseen.shape[0]
     for o in range(options.shape[0]):
         kind = options[o, 0]
         if kind == Action.FOLD:
             out[o] = FOLD_NET
             continue
         if kind == Action.PLAY:
-            out[o] = _play_ev(v, base, rows, n, m, hand, drawn, 0, True, counts)
+            value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+            _exact_counts(v, sit, flashed, -1, value, counts)
+            multiple = bet_multiple_jit(v, hand, value)
+            out[o] = ev_from_counts_jit(
+                v, value, multiple, counts[0], counts[1], counts[2], counts[3]
+            )[0]
             continue
         thrown, k = thrown_positions_jit(options[o, 1])
         final[:] = hand
-        chosen = np.arange(k)
+        final[thrown[0]] = unseen[flashed]
         total, draws = 0.0, 0
-        while True:
-            for j in range(k):
-                final[thrown[j]] = unseen[chosen[j]]
-                drawn[j] = chosen[j]
-            total += _play_ev(v, base, rows, n, m, final, drawn, k, forced[k], counts)
+        for j in range(unseen.shape[0]) if k == 2 else range(-1, 0):
+            if j == flashed:
+                continue
+            if k == 2:
+                final[thrown[1]] = unseen[j]
+            value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+            total += _drawn_ev(v, sit, flashed, j, final, value, forced[k], counts)
             draws += 1
-            if not next_combination_jit(chosen, n):
-                break
         out[o] = total / draws - fees[k]
 
 
@@ -162,34 +218,6 @@ def _situation(hand, known, others):
     for card in others:
         seen[card] = True
     return np.sort(hand), np.flatnonzero(~seen)
-
-
-@njit(cache=True)
-def _blind_draws_ev(v, sit, base, rows, unseen, m, hand, keep, forced):
-    """The EV of the exchange ``keep`` (fee excluded) with the dealer's ``known`` cards
-    counted, each draw bet or folded as the blind player does (``sit``: the situation
-    engine's tables of the hand and upcard alone)."""
-    thrown, k = thrown_positions_jit(keep)
-    blind_unseen = sit[10]
-    n = unseen.shape[0]
-    final = hand.copy()
-    chosen = np.arange(k)
-    counts = np.empty(4, dtype=np.int64)
-    total, draws = 0.0, 0
-    while True:
-        for j in range(k):
-            final[thrown[j]] = unseen[chosen[j]]
-        i = np.searchsorted(blind_unseen, unseen[chosen[0]])
-        j = np.searchsorted(blind_unseen, unseen[chosen[1]]) if k == 2 else -1
-        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-        if forced or _drawn_ev(v, sit, i, j, final, value, False, counts) > FOLD_NET:
-            total += _play_ev(v, base, rows, n, m, final, chosen, k, True, counts)
-        else:
-            total += FOLD_NET
-        draws += 1
-        if not next_combination_jit(chosen, n):
-            break
-    return total / draws
 
 
 @njit(cache=True, parallel=True)
@@ -217,27 +245,57 @@ def sampled_gains_jit(v, tables, lists, key, start, holes, hands_seen, options, 
         if kind == Action.EXCHANGE:
             sit = (*work[1:7], tables, lists, hand, known[0], work[0])
             k = thrown_positions_jit(keep)[1]
-            base, rows = dealer_tables_jit(known, unseen, k)
-            blind = _blind_draws_ev(v, sit, base, rows, unseen, 5 - holes - 1, hand, keep,
-                                    forced[k]) - fees[k]  # fmt: skip
+            dealer = (*dealer_tables_jit(known, unseen, k), 4 - holes)
+            blind = _exchange_ev(v, dealer, unseen, hand, keep, forced[k], sit) - fees[k]
         else:
             blind = evs[o]
         out[i, 0], out[i, 1], out[i, 2] = evs.max() - blind, blind, blind_evs[o]
 
 
 @njit(cache=True, parallel=True)
-def played_rounds_jit(v, key, start, known_count, options, fees, forced, out):
+def flashed_gains_jit(v, tables, lists, key, start, options, fees, forced, out):
+    """``sampled_gains_jit`` for the next card of the deck seen (the seventh card dealt):
+    the blind player's choice weighed with it is that option's EV seeing it, since
+    after the draw both know the same cards."""
+    n_grid = tables[4].shape[0]
+    for i in prange(out.shape[0]):
+        cards = _dealt(key, start + i, 7)
+        hand = np.sort(cards[:5])
+        work = _work(options.shape[0], n_grid)
+        blind_evs = np.empty(options.shape[0])
+        o = situation_jit(
+            v, tables, lists, hand, cards[5], options, fees, forced, True, blind_evs, work
+        )
+        sit = (*work[1:7], tables, lists, hand, cards[5], work[0])
+        evs = np.empty(options.shape[0])
+        flashed_evs_jit(v, sit, np.searchsorted(work[0], cards[6]), options, fees, forced, evs)
+        out[i, 0], out[i, 1], out[i, 2] = evs.max() - evs[o], evs[o], blind_evs[o]
+
+
+@njit(cache=True, parallel=True)
+def played_rounds_jit(v, tables, lists, key, start, seen, options, fees, forced, out):
     """Rounds ``start ..`` (one per entry of ``out``): the player sees his hand, the upcard
-    and ``known_count`` of the dealer's hidden cards, takes the best first option, draws
-    the next cards of the deck, bets or folds by their exact EV, and is settled against
-    the dealer's whole hand; ``out``: each round's net, in antes, fees included."""
+    and, ``seen`` = (known_count, flash), that many of the dealer's hidden cards or the
+    next card of the deck, takes the best first option, draws the next cards of the
+    deck, bets or folds by their exact EV, and is settled against the dealer's whole
+    hand; ``out``: each round's net, in antes, fees included."""
+    known_count, flash = seen
+    n_grid = tables[4].shape[0]
     for i in prange(out.shape[0]):
         cards = _dealt(key, start + i, 15)
         dealer = cards[5:10]
         known = dealer[: 1 + known_count]
         hand, unseen = _situation(cards[:5], known, cards[:0])
         evs = np.empty(options.shape[0])
-        seeing_evs_jit(v, hand, known, unseen, options, fees, forced, evs)
+        work = _work(options.shape[0], n_grid)
+        sit = (*work[1:7], tables, lists, hand, known[0], work[0])
+        if flash:
+            situation_jit(v, tables, lists, hand, known[0], options, fees, forced, True, evs, work)
+            flashed_evs_jit(
+                v, sit, np.searchsorted(work[0], cards[10]), options, fees, forced, evs
+            )
+        else:
+            seeing_evs_jit(v, hand, known, unseen, options, fees, forced, evs)
         o = np.argmax(evs)
         kind = options[o, 0]
         dealt = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
@@ -245,17 +303,20 @@ def played_rounds_jit(v, key, start, known_count, options, fees, forced, out):
         if kind == Action.EXCHANGE:
             thrown, k = thrown_positions_jit(options[o, 1])
             fee = fees[k]
-            drawn = np.empty(5, dtype=np.int64)
             for j in range(k):
                 final[thrown[j]] = cards[10 + j]
-                drawn[j] = np.searchsorted(unseen, cards[10 + j])
-            drawn[:k] = np.sort(drawn[:k])
-            base, rows = dealer_tables_jit(known, unseen, k)
+            drawn = np.sort(np.searchsorted(unseen, cards[10 : 10 + k]))
             counts = np.empty(4, dtype=np.int64)
-            m = 5 - known.shape[0]
-            ev = _play_ev(v, base, rows, unseen.shape[0], m, final, drawn, k, forced[k], counts)
-            folded = ev <= FOLD_NET
-            folded = folded and not forced[k]
+            if flash:  # the engine's decision: what the blind player knows after the draw
+                value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+                blind = np.searchsorted(work[0], cards[10 : 10 + k])
+                j = blind[1] if k == 2 else -1
+                ev = _drawn_ev(v, sit, blind[0], j, final, value, forced[k], counts)
+            else:
+                base, rows = dealer_tables_jit(known, unseen, k)
+                m, n = 4 - known_count, unseen.shape[0]
+                ev = _play_ev(v, base, rows, n, m, final, drawn, k, forced[k], counts)
+            folded = ev <= FOLD_NET and not forced[k]
         value = value5_jit(final[0], final[1], final[2], final[3], final[4])
         multiple = bet_multiple_jit(v, final, value)
         won, lost, _ = settle_jit(v, value, multiple, folded, fee, dealt, False, 0)

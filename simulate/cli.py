@@ -871,11 +871,17 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     help="Only this many other players' hands seen (nothing written).",
 )
 @click.option(
+    "--next-card",
+    is_flag=True,
+    help="Only the next card of the deck seen before the draw, in games with exchanges "
+    "(nothing written).",
+)
+@click.option(
     "--samples",
     type=click.IntRange(min=2),
     help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
     "50 s per million here), or for any --hole given it; in games with exchanges for 1 "
-    "to 4 (default 100,000: 1 to 3 minutes each).",
+    "to 4 and the next card (default 100,000: 1 to 3 minutes each).",
 )
 @click.option(
     "--shared-samples",
@@ -891,61 +897,66 @@ def _print_sampled(game, result: SampledOptimum) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def protect_command(variant, hole, shared, samples, shared_samples, seed, out_dir, as_json):
+def protect_command(
+    variant, hole, shared, next_card, samples, shared_samples, seed, out_dir, as_json
+):
     """What leaked and shared cards are worth in VARIANT: the RTP under optimal play when
     the player also sees 0 to 4 of the dealer's hole cards (a flashed or marked card, a
-    hand seen whole), and when he sees 0 to 4 other players' hands. Without --hole or
-    --shared, both tables, written to results/VARIANT/protection.json and .txt."""
-    from .protection import COLUMNS, METHODS, hole_card_rtp, protection_tables, shared_hands_rtp
+    hand seen whole), when he sees 0 to 4 other players' hands and, in games with
+    exchanges, the next card of the deck before he decides. Without --hole, --shared or
+    --next-card, every table, written to results/VARIANT/protection.json and .txt."""
+    from . import protection
 
-    if hole is not None and shared is not None:
-        raise InputError("give --hole or --shared, not both")
+    if (hole is not None) + (shared is not None) + next_card > 1:
+        raise InputError("give one of --hole, --shared and --next-card, not more")
     game = load_variant(variant)
     bar, progress = _stages_bar(game.name)
     with bar:
         if hole is not None:
             stage = functools.partial(progress, f"{hole} hole cards seen")
-            row = hole_card_rtp(game, hole, samples=samples, seed=seed, progress=stage)
-            tables = [pd.DataFrame([row]), None]
+            row = protection.hole_card_rtp(game, hole, samples=samples, seed=seed, progress=stage)
+            tables = {"hole_cards": pd.DataFrame([row])}
         elif shared is not None:
             stage = functools.partial(progress, f"{shared} other hands seen")
-            row = shared_hands_rtp(game, shared, samples=shared_samples, seed=seed, progress=stage)
-            tables = [None, pd.DataFrame([row])]
+            row = protection.shared_hands_rtp(
+                game, shared, samples=shared_samples, seed=seed, progress=stage
+            )
+            tables = {"shared_hands": pd.DataFrame([row])}
+        elif next_card:
+            stage = functools.partial(progress, "next card seen")
+            row = protection.flashed_card_rtp(game, 1, samples=samples, seed=seed, progress=stage)
+            tables = {"next_card": pd.DataFrame([row])}
         else:
-            tables = protection_tables(game, samples=samples, shared_samples=shared_samples,
-                                       seed=seed, progress=progress)  # fmt: skip
-    parts = {
-        "hole_cards": (tables[0], "hole_cards_known", "the dealer's hole cards seen"),
-        "shared_hands": (tables[1], "other_hands_seen", "other players' hands seen"),
-    }
+            tables = protection.protection_tables(
+                game, samples=samples, shared_samples=shared_samples, seed=seed, progress=progress
+            )
     shown = {
-        name: (table[[key, *COLUMNS]], title)
-        for name, (table, key, title) in parts.items()
-        if table is not None
+        name: table[[protection.TABLES[name][0], *protection.COLUMNS]]
+        for name, table in tables.items()
     }
     data = {
         "software": software(),
         "variant": game.record(),
         "what": "RTP under optimal play when the player also sees more cards",
-        "methods": METHODS,
+        "methods": protection.METHODS,
         "seed": seed,
-    } | {name: parts[name][0].to_dict(orient="records") for name in shown}
-    if hole is None and shared is None:
+    } | {name: table.to_dict(orient="records") for name, table in tables.items()}
+    if hole is None and shared is None and not next_card:
         text = "".join(
-            f"{game.title} ({game.name}), optimal play, {title} (studsim {__version__}, "
-            f"seed {seed})\n\n"
+            f"{game.title} ({game.name}), optimal play, {protection.TABLES[name][1]} (studsim "
+            f"{__version__}, seed {seed})\n\n"
             + table.to_string(index=False, float_format=lambda x: f"{x:.6f}")
             + "\n\n"
-            for table, title in shown.values()
-        ) + "".join(f"{name}: {text}\n" for name, text in METHODS.items())
+            for name, table in shown.items()
+        ) + "".join(f"{name}: {text}\n" for name, text in protection.METHODS.items())
         folder = Path(out_dir or Path("results") / game.name)
         _write_files(folder, {"protection.json": data, "protection.txt": text})
     if as_json:
         print_json(data)
         return
     click.echo(f"{game.title} ({game.name}): optimal play seeing more cards")
-    for table, title in shown.values():
-        _print_frame(table, title)
+    for name, table in shown.items():
+        _print_frame(table, protection.TABLES[name][1])
 
 
 @main.command("game-buy")

@@ -41,7 +41,9 @@ __all__ = [
     "COLUMNS",
     "HOLE_CARDS",
     "METHODS",
+    "TABLES",
     "covers",
+    "flashed_card_rtp",
     "hole_card_rtp",
     "played_with_hole_cards",
     "protection_tables",
@@ -68,6 +70,12 @@ METHODS = {
 
 COLUMNS = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
 """The figures of a row shown in tables, after what is seen."""
+TABLES = {
+    "hole_cards": ("hole_cards_known", "the dealer's hole cards seen"),
+    "shared_hands": ("other_hands_seen", "other players' hands seen"),
+    "next_card": ("next_cards_seen", "the next card of the deck seen before the draw"),
+}
+"""The protection tables: their names, the column of what is seen, their titles."""
 
 
 @functools.cache
@@ -118,7 +126,7 @@ def hole_card_rtp(
     start = time.perf_counter()
     row = {"hole_cards_known": hole}
     if variant.has_draws:
-        row |= _draws_row(variant, hole, 0, samples or DEFAULT_DRAW_SAMPLES, seed, progress)
+        row |= _draws_row(variant, (hole, 0, 0), samples or DEFAULT_DRAW_SAMPLES, seed, progress)
     elif samples is None and hole in ENUMERATED:
         rtp = _optimal_rtp(variant) if hole == 0 else _enumerated(variant, hole, progress)
         row |= {"rtp": rtp, "method": "enumerated", "standard_error": 0.0}
@@ -150,7 +158,7 @@ def shared_hands_rtp(
     row = {"other_hands_seen": hands}
     if variant.has_draws:
         samples = samples or DEFAULT_DRAW_SHARED_SAMPLES
-        row |= _draws_row(variant, 0, hands, samples, seed, progress)
+        row |= _draws_row(variant, (0, hands, 0), samples, seed, progress)
     elif hands == 0:
         row |= {"rtp": _optimal_rtp(variant), "method": "enumerated", "standard_error": 0.0}
     else:
@@ -164,27 +172,57 @@ def shared_hands_rtp(
     return row | _edges(variant, row["rtp"], start)
 
 
-def _draws_row(variant: Variant, holes: int, hands: int, samples: int, seed: int, progress):
-    """The figures of a game with exchanges, the player seeing ``holes`` hole cards and
-    ``hands`` other hands: the optimal RTP where nothing more is seen, else sampled."""
+def flashed_card_rtp(
+    variant: Variant | str,
+    flashed: int,
+    *,
+    samples: int | None = None,
+    seed: int = DEFAULT_SEED,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """In a game with exchanges, the RTP under optimal play when the player also sees the
+    next card of the deck before he decides (``flashed`` 1; 0: the optimal RTP): the
+    first card an exchange draws, and dead for the dealer's hand; from ``samples``
+    situations (default 100,000) drawn from ``seed``."""
+    variant = load_variant(variant)
+    _check(variant, flashed, 1, "next cards seen")
+    if not variant.has_draws:
+        raise ValueError(f"{variant.name}: no card is drawn, so none can be flashed")
+    start = time.perf_counter()
+    row = {"next_cards_seen": flashed}
+    row |= _draws_row(variant, (0, 0, flashed), samples or DEFAULT_DRAW_SAMPLES, seed, progress)
+    return row | _edges(variant, row["rtp"], start)
+
+
+def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress):
+    """The figures of a game with exchanges, the player seeing ``seen`` = (hole cards,
+    other hands, next cards of the deck): the optimal RTP where nothing more is seen,
+    else sampled."""
     optimal = _optimal_rtp(variant)
     if optimal is None:
         raise ValueError(
             f"{variant.name}: its optimal RTP is not weighed yet (studsim exact "
             f"{variant.name} -s optimal)"
         )
-    if holes == hands == 0:
+    if not any(seen):
         return {"rtp": optimal, "method": "enumerated", "standard_error": 0.0}
     v, lists = variant.arrays(), value_lists()
     tables, options = situation_tables(lists, v), first_options(variant)[0]
     fees, forced = variant.draw_arrays()
     figures = np.empty((samples, 3))
 
+    holes, hands, flashed = seen
+
     def weigh(first: int, out: np.ndarray) -> None:
-        rows = figures[first : first + len(out)]
-        draw_kernels.sampled_gains_jit(
-            v, tables, lists, _key(seed), first, holes, hands, options, fees, forced, rows
-        )
+        rows, key = figures[first : first + len(out)], _key(seed)
+        if flashed:
+            draw_kernels.flashed_gains_jit(
+                v, tables, lists, key, first, options, fees, forced, rows
+            )
+        else:
+            draw_kernels.sampled_gains_jit(
+                v, tables, lists, key, first, holes, hands, options, fees, forced, rows
+            )
         out[:] = rows[:, 0]
 
     gains = _sampled_gains(weigh, samples, progress, DRAW_SAMPLE_BLOCK)
@@ -254,20 +292,21 @@ def _sampled_gains(
 
 
 def played_with_hole_cards(
-    variant: Variant | str, hole: int, rounds: int, seed: int = DEFAULT_SEED
+    variant: Variant | str, hole: int, rounds: int, seed: int = DEFAULT_SEED, flashed: int = 0
 ) -> dict:
     """Rounds played by a player who sees ``hole`` of the dealer's hidden cards and takes
     the option worth most (after an exchange, bets when that is worth more than
     folding), settled against the dealer's whole hand: the RTP and its standard error
-    (a check of ``hole_card_rtp`` by another path)."""
+    (a check of ``hole_card_rtp`` by another path). In a game with exchanges he may also
+    see the next card of the deck (``flashed`` 1: ``flashed_card_rtp``'s check)."""
     variant = load_variant(variant)
     _check(variant, hole, HOLE_CARDS, "hole cards known")
     nets = np.empty(rounds)
     if variant.has_draws:
-        fees, forced = variant.draw_arrays()
-        options = first_options(variant)[0]
+        v, lists, (fees, forced) = variant.arrays(), value_lists(), variant.draw_arrays()
+        tables, options = situation_tables(lists, v), first_options(variant)[0]
         draw_kernels.played_rounds_jit(
-            variant.arrays(), _key(seed), 0, hole, options, fees, forced, nets
+            v, tables, lists, _key(seed), 0, (hole, flashed), options, fees, forced, nets
         )
     else:
         kernels.played_rounds_jit(
@@ -286,11 +325,11 @@ def protection_tables(
     seed: int = DEFAULT_SEED,
     progress: Callable[[str, int, int], None] | None = None,
     enumerated: tuple[int, ...] = ENUMERATED,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated where in ``enumerated``,
-    else from ``samples``; games with exchanges sample all but none), and
-    ``shared_hands_rtp`` for 0 to 4 other hands seen (from ``shared_samples``)."""
-
+) -> dict[str, pd.DataFrame]:
+    """The tables of ``TABLES``: ``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated
+    where in ``enumerated``, else from ``samples``; games with exchanges sample all but
+    none), ``shared_hands_rtp`` for 0 to 4 other hands seen (from ``shared_samples``)
+    and, in games with exchanges, ``flashed_card_rtp`` (from ``samples``)."""
     variant = load_variant(variant)
 
     def stage(name: str):
@@ -316,4 +355,17 @@ def protection_tables(
         )
         for hands in range(MAX_SHARED_HANDS + 1)
     ]
-    return pd.DataFrame(holes), pd.DataFrame(shared)
+    tables = {"hole_cards": pd.DataFrame(holes), "shared_hands": pd.DataFrame(shared)}
+    if variant.has_draws:
+        flashed = [
+            flashed_card_rtp(
+                variant,
+                seen,
+                samples=samples,
+                seed=seed,
+                progress=stage("next card seen"),
+            )
+            for seen in (0, 1)
+        ]
+        tables["next_card"] = pd.DataFrame(flashed)
+    return tables

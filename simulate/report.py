@@ -37,7 +37,7 @@ from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimum import optimal_rtp
-from .protection import COLUMNS, HOLE_CARDS, METHODS, covers, protection_tables
+from .protection import COLUMNS, HOLE_CARDS, METHODS, TABLES, covers, protection_tables
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run, run_to_precision
@@ -316,15 +316,14 @@ def build_report(
         sections.append(_boxes_section(several))
     if protection:
         samples = PROTECTION_DRAW_SAMPLES if variant.has_draws else PROTECTION_SAMPLES
-        holes, shared = protection_tables(
+        tables = protection_tables(
             variant, samples=samples, shared_samples=samples // 4, seed=seed,
             enumerated=(0, HOLE_CARDS),
         )  # fmt: skip
         figures["protection"] = {
-            "hole_cards": holes.to_dict(orient="records"),
-            "shared_hands": shared.to_dict(orient="records"),
+            name: table.to_dict(orient="records") for name, table in tables.items()
         }
-        sections.append(_protection_section(len(sections) + 1, holes, shared))
+        sections.append(_protection_section(len(sections) + 1, tables))
     return Report(variant, plan, simulation, figures, sections, plots)
 
 
@@ -333,19 +332,20 @@ PROTECTION_SAMPLES, PROTECTION_DRAW_SAMPLES = 200_000, 100_000
 per other-hands figure); in games with exchanges each costs about 100 times more."""
 
 
-def _protection_section(number: int, holes: pd.DataFrame, shared: pd.DataFrame) -> Section:
+def _protection_section(number: int, tables: dict[str, pd.DataFrame]) -> Section:
     """The RTP under optimal play when the player sees more cards than the rules allow."""
     return Section(
         f"{number}. Game protection",
         [
             "The RTP under optimal play when the player also sees some of the dealer's "
-            "hidden cards (a flashed or marked card, a hand seen whole), and when he sees "
-            "other players' hands (shared across seats: dead cards for the dealer's hand). "
+            "hidden cards (a flashed or marked card, a hand seen whole), when he sees "
+            "other players' hands (shared across seats: dead cards for the dealer's hand) "
+            "and, where cards are drawn, the next card of the deck before he decides. "
             + " ".join(f"{name.capitalize()}: {text}." for name, text in METHODS.items()),
         ],
         [
-            ("The dealer's hole cards seen", holes[["hole_cards_known", *COLUMNS]]),
-            ("Other players' hands seen", shared[["other_hands_seen", *COLUMNS]]),
+            (TABLES[name][1].capitalize(), table[[TABLES[name][0], *COLUMNS]])
+            for name, table in tables.items()
         ],
     )
 

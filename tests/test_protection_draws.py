@@ -13,10 +13,16 @@ from simulate import _protection_draws as kernels
 from simulate._derive import option_evs_jit
 from simulate._evaluator import value5_jit
 from simulate._settlement import bet_multiple_jit, settle_jit
+from simulate._situation import _work, situation_jit
 from simulate.cli import main
 from simulate.exact import first_options, value_lists
 from simulate.optimal_game import situation_tables
-from simulate.protection import hole_card_rtp, played_with_hole_cards, shared_hands_rtp
+from simulate.protection import (
+    flashed_card_rtp,
+    hole_card_rtp,
+    played_with_hole_cards,
+    shared_hands_rtp,
+)
 from simulate.simulation import Z_999
 from simulate.variant import load_variant
 
@@ -101,6 +107,62 @@ def test_other_hands_are_dead_for_the_dealer():
     assert np.abs(seeing[1:] - blind[1:]).min() > 0
 
 
+def flashed_evs(hand, upcard, flashed=None):
+    """The situation engine's EVs of every first option, and the kernel's seeing the next
+    card: ``flashed``, or (None) each unseen card in turn, a row each."""
+    lists = value_lists()
+    tables = situation_tables(lists, OASIS.arrays())
+    work = _work(len(OPTIONS), tables[4].shape[0])
+    hand = np.array(hand)
+    blind = np.empty(len(OPTIONS))
+    situation_jit(
+        OASIS.arrays(), tables, lists, hand, upcard, OPTIONS, FEES, FORCED, False, blind, work
+    )
+    sit = (*work[1:7], tables, lists, hand, upcard, work[0])
+    unseen = work[0].tolist()
+    positions = range(len(unseen)) if flashed is None else [unseen.index(flashed)]
+    seeing = np.empty((len(positions), len(OPTIONS)))
+    for row, position in zip(seeing, positions, strict=True):
+        kernels.flashed_evs_jit(OASIS.arrays(), sit, position, OPTIONS, FEES, FORCED, row)
+    return blind, seeing
+
+
+def test_the_next_card_averaged_over_the_deck_gives_the_blind_evs():
+    """The first card an exchange draws is any unseen card alike: over all 46 the EVs
+    seeing it average to the situation engine's."""
+    rng = np.random.default_rng(11)
+    cards = rng.choice(52, 6, replace=False)
+    blind, seeing = flashed_evs(sorted(cards[:5].tolist()), int(cards[5]))
+    assert seeing.mean(axis=0) == pytest.approx(blind, abs=1e-12)
+    assert (seeing.max(axis=1) >= blind.max() - 1e-12).mean() > 0.5
+
+
+def test_seeing_the_next_card_equals_plain_enumeration():
+    """Playing, and each exchange of one card (the card seen drawn), against every hand
+    of the dealer avoiding it, settled."""
+    v = OASIS.arrays()
+    rng = np.random.default_rng(12)
+    cards = rng.choice(52, 7, replace=False).tolist()
+    hand, upcard, flashed = sorted(cards[:5]), cards[5], cards[6]
+    evs = flashed_evs(hand, upcard, flashed)[1][0]
+    rests = list(itertools.combinations([c for c in range(52) if c not in cards], 4))
+    for option, (kind, keep) in enumerate(OPTIONS.tolist()):
+        thrown = [p for p in range(5) if not keep >> p & 1]
+        if kind == 0 or len(thrown) > 1:
+            continue
+        final = np.array([flashed if p in thrown else hand[p] for p in range(5)])
+        value = value5_jit(*final)
+        multiple = bet_multiple_jit(v, final, value)
+        total = 0.0
+        for rest in rests:
+            dealer = value5_jit(upcard, *rest)
+            won, lost, _ = settle_jit(v, value, multiple, False, 0.0, dealer, False, 0)
+            total += won - lost
+        ev = total / len(rests)
+        expected = ev if not thrown else max(-1.0, ev) - FEES[1]
+        assert evs[option] == pytest.approx(expected, abs=1e-12)
+
+
 @pytest.fixture(scope="module")
 def figures():
     """1 to 4 hole cards seen, 2,000 situations each (seed 3)."""
@@ -132,6 +194,15 @@ def test_play_seeing_the_cards_agrees_with_the_figures(figures, hole, rounds):
     assert abs(played["rtp"] - figures[hole]["rtp"]) < Z_999 * se
 
 
+def test_play_seeing_the_next_card_agrees_with_the_figure():
+    figure = flashed_card_rtp(OASIS, 1, samples=2_000, seed=5)
+    assert figure["gain_over_optimal"] > Z_999 * figure["standard_error"]
+    assert flashed_card_rtp(OASIS, 0)["gain_over_optimal"] == 0
+    played = played_with_hole_cards(OASIS, 0, 10_000, seed=6, flashed=1)
+    se = math.hypot(played["standard_error"], figure["standard_error"])
+    assert abs(played["rtp"] - figure["rtp"]) < Z_999 * se
+
+
 def test_other_hands_seen_raise_the_rtp():
     assert shared_hands_rtp(OASIS, 0)["gain_over_optimal"] == 0
     row = shared_hands_rtp(OASIS, 4, samples=1_500, seed=4)
@@ -144,6 +215,12 @@ def test_the_command_weighs_oasis_and_refuses_a_buy_in_one_line():
     result = runner.invoke(main, ["protect", "oasis", "--hole", "1", "--samples", "200"])
     assert result.exit_code == 0, result.output
     assert "sampled" in result.output and "gain_over_optimal" in result.output
+    flashed = runner.invoke(main, ["protect", "oasis", "--next-card", "--samples", "200"])
+    assert flashed.exit_code == 0 and "next card of the deck" in flashed.output
+    both = runner.invoke(main, ["protect", "oasis", "--next-card", "--hole", "1"])
+    assert both.exit_code == 2 and "not more" in both.stderr
+    dealt = runner.invoke(main, ["protect", "caribbean", "--next-card"])
+    assert dealt.exit_code == 2 and "no card is drawn" in dealt.stderr
     for variant in ("russian", "six-card", "oasis-classic"):
         refused = runner.invoke(main, ["protect", variant, "--hole", "1"])
         assert refused.exit_code == 2
