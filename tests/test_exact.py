@@ -2,14 +2,13 @@ import functools
 import itertools
 import math
 
-import numba
 import numpy as np
 import pytest
 
 from simulate import _exact as kernels
 from simulate import _settlement
-from simulate._evaluator import value5_jit
 from simulate._exact_play import best_option_seeing_jit
+from simulate._protection_draws import seeing_evs_jit
 from simulate.cards import format_card, format_cards, parse_cards
 from simulate.catalog import load_strategy
 from simulate.codes import Action
@@ -337,38 +336,17 @@ def test_long_exchanges_against_every_draw(lists, name, keep, forced):
         )
 
 
-@numba.njit(cache=True)
-def _every_draw_ev(v, lists, hand, keep, upcard, unseen, forced):
+def _every_draw_ev(variant, hand, keep, upcard, unseen, forced):
     """Mean over every draw of the thrown cards of the EV of betting (or, unless
-    ``forced``, folding) the final hand, the five dealt and the drawn cards dead: one
-    play_ev_jit per final hand, the draws enumerated one by one."""
-    kept = [hand[i] for i in range(5) if keep >> i & 1]
-    k, m = 5 - len(kept), unseen.shape[0]
-    index = np.arange(k)
-    final = np.empty(5, dtype=np.int64)
-    dead = np.empty(5 + k, dtype=np.int64)
-    total, count = 0.0, 0
-    while True:
-        for i in range(len(kept)):
-            final[i] = kept[i]
-        dead[:5] = hand
-        for j in range(k):
-            final[len(kept) + j] = unseen[index[j]]
-            dead[5 + j] = unseen[index[j]]
-        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
-        multiple = _settlement.bet_multiple_jit(v, final, value)
-        sorted_dead = np.sort(dead)
-        ev = kernels.play_ev_jit(v, lists, final, value, multiple, upcard, sorted_dead, 5 + k)[0]
-        total += ev if forced else max(-1.0, ev)
-        count += 1
-        j = k - 1  # the next set of k positions among m, in increasing order
-        while j >= 0 and index[j] == m - k + j:
-            j -= 1
-        if j < 0:
-            return total / count
-        index[j] += 1
-        for i in range(j + 1, k):
-            index[i] = index[i - 1] + 1
+    ``forced``, folding) the final hand, the five dealt and the drawn cards dead: the
+    protection kernel's tables of every dealer hand per set of unseen cards, each draw
+    counted by inclusion-exclusion over its cards (another method: no pair tables, no
+    bounds)."""
+    option = np.array([[Action.EXCHANGE, keep]], dtype=np.int64)
+    fees, forcing = np.zeros(6), np.full(6, forced)
+    out = np.empty(1)
+    seeing_evs_jit(variant.arrays(), hand, np.array([upcard]), unseen, option, fees, forcing, out)
+    return out[0]
 
 
 @pytest.mark.parametrize(
@@ -377,13 +355,13 @@ def _every_draw_ev(v, lists, hand, keep, upcard, unseen, forced):
 )
 def test_four_and_five_card_exchanges_against_every_draw(lists, name, keep, forced):
     """Exchanges of four and five cards (the BET forced or not), every draw enumerated:
-    the pruned kernel's pair tables and removal against one EV per final hand."""
+    the pruned kernel's pair tables and removal against plain tables per situation."""
     variant = load_variant(name)
     v = variant.arrays()
     hand = parse_cards("As Kd 7h 7c 2s").astype(np.int64)
     upcard = int(parse_cards("Qh")[0])
     unseen = np.array([c for c in range(52) if c != upcard and c not in hand.tolist()])
-    expected = _every_draw_ev(v, lists, hand, keep, upcard, unseen, forced)
+    expected = _every_draw_ev(variant, hand, keep, upcard, unseen, forced)
     tables = kernels.situation_tables_jit(lists, upcard, hand, unseen, True)
     ev = kernels.exchange_ev_jit(v, tables, lists, hand, keep, upcard, unseen, forced)
     assert ev == pytest.approx(expected, abs=1e-12)
