@@ -19,18 +19,10 @@ from ._exact import count_below_jit, ev_from_counts_jit, thrown_positions_jit
 from ._protection import _dealt
 from ._settlement import bet_multiple_jit, settle_jit
 from ._situation import _drawn_ev, _exact_counts, _work, comb_jit, situation_jit
+from ._strategy import _popcount
 from .codes import Action
 
 FOLD_NET = -1.0
-
-
-@njit(cache=True)
-def _popcount(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -146,17 +138,24 @@ def _exchange_ev(v, dealer, unseen, hand, keep, forced, sit):
 
 
 @njit(cache=True)
-def seeing_evs_jit(v, hand, known, unseen, options, fees, forced, out):
-    """``out[o]``: the exact EV of each first option (fold, play, an exchange) of five
-    cards ``hand`` when the dealer holds ``known`` (his upcard first) and ``5 -
-    len(known)`` of ``unseen``; after an exchange, fold or bet on the cards drawn,
-    knowing ``known``."""
+def dealer_of_jit(known, unseen, options):
+    """``dealer_tables_jit``'s tables deep enough for every exchange of ``options``, and
+    the dealer's unknown cards' count: what ``_exchange_ev`` takes."""
     deepest = 0
     for o in range(options.shape[0]):
         if options[o, 0] == Action.EXCHANGE:
             deepest = max(deepest, thrown_positions_jit(options[o, 1])[1])
-    m = 5 - known.shape[0]
     base, rows = dealer_tables_jit(known, unseen, deepest)
+    return base, rows, 5 - known.shape[0]
+
+
+@njit(cache=True)
+def seeing_evs_jit(v, hand, dealer, unseen, options, fees, forced, out):
+    """``out[o]``: the exact EV of each first option (fold, play, an exchange) of five
+    cards ``hand`` when the dealer holds the known cards and the rest from ``unseen``
+    (``dealer``: ``dealer_of_jit``'s); after an exchange, fold or bet on the cards
+    drawn, knowing the dealer's known cards."""
+    base, rows, m = dealer
     counts = np.empty(4, dtype=np.int64)
     for o in range(options.shape[0]):
         kind = options[o, 0]
@@ -166,7 +165,7 @@ def seeing_evs_jit(v, hand, known, unseen, options, fees, forced, out):
             out[o] = _play_ev(v, base, rows, unseen.shape[0], m, hand, hand[:0], 0, True, counts)
         else:
             k = thrown_positions_jit(options[o, 1])[1]
-            ev = _exchange_ev(v, (base, rows, m), unseen, hand, options[o, 1], forced[k], None)
+            ev = _exchange_ev(v, dealer, unseen, hand, options[o, 1], forced[k], None)
             out[o] = ev - fees[k]
 
 
@@ -240,12 +239,12 @@ def sampled_gains_jit(v, tables, lists, key, start, holes, hands_seen, options, 
             v, tables, lists, hand, known[0], options, fees, forced, True, blind_evs, work
         )
         evs = np.empty(options.shape[0])
-        seeing_evs_jit(v, hand, known, unseen, options, fees, forced, evs)
+        dealer = dealer_of_jit(known, unseen, options)
+        seeing_evs_jit(v, hand, dealer, unseen, options, fees, forced, evs)
         kind, keep = options[o, 0], options[o, 1]
         if kind == Action.EXCHANGE:
             sit = (*work[1:7], tables, lists, hand, known[0], work[0])
             k = thrown_positions_jit(keep)[1]
-            dealer = (*dealer_tables_jit(known, unseen, k), 4 - holes)
             blind = _exchange_ev(v, dealer, unseen, hand, keep, forced[k], sit) - fees[k]
         else:
             blind = evs[o]
@@ -295,7 +294,8 @@ def played_rounds_jit(v, tables, lists, key, start, seen, options, fees, forced,
                 v, sit, np.searchsorted(work[0], cards[10]), options, fees, forced, evs
             )
         else:
-            seeing_evs_jit(v, hand, known, unseen, options, fees, forced, evs)
+            holding = dealer_of_jit(known, unseen, options)
+            seeing_evs_jit(v, hand, holding, unseen, options, fees, forced, evs)
         o = np.argmax(evs)
         kind = options[o, 0]
         dealt = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
@@ -305,7 +305,6 @@ def played_rounds_jit(v, tables, lists, key, start, seen, options, fees, forced,
             fee = fees[k]
             for j in range(k):
                 final[thrown[j]] = cards[10 + j]
-            drawn = np.sort(np.searchsorted(unseen, cards[10 : 10 + k]))
             counts = np.empty(4, dtype=np.int64)
             if flash:  # the engine's decision: what the blind player knows after the draw
                 value = value5_jit(final[0], final[1], final[2], final[3], final[4])
@@ -313,8 +312,9 @@ def played_rounds_jit(v, tables, lists, key, start, seen, options, fees, forced,
                 j = blind[1] if k == 2 else -1
                 ev = _drawn_ev(v, sit, blind[0], j, final, value, forced[k], counts)
             else:
-                base, rows = dealer_tables_jit(known, unseen, k)
-                m, n = 4 - known_count, unseen.shape[0]
+                base, rows, m = holding
+                drawn = np.sort(np.searchsorted(unseen, cards[10 : 10 + k]))
+                n = unseen.shape[0]
                 ev = _play_ev(v, base, rows, n, m, final, drawn, k, forced[k], counts)
             folded = ev <= FOLD_NET and not forced[k]
         value = value5_jit(final[0], final[1], final[2], final[3], final[4])

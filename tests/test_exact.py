@@ -8,7 +8,7 @@ import pytest
 from simulate import _exact as kernels
 from simulate import _settlement
 from simulate._exact_play import best_option_seeing_jit
-from simulate._protection_draws import seeing_evs_jit
+from simulate._protection_draws import dealer_of_jit, seeing_evs_jit
 from simulate.cards import format_card, format_cards, parse_cards
 from simulate.catalog import load_strategy
 from simulate.codes import Action
@@ -345,7 +345,8 @@ def _every_draw_ev(variant, hand, keep, upcard, unseen, forced):
     option = np.array([[Action.EXCHANGE, keep]], dtype=np.int64)
     fees, forcing = np.zeros(6), np.full(6, forced)
     out = np.empty(1)
-    seeing_evs_jit(variant.arrays(), hand, np.array([upcard]), unseen, option, fees, forcing, out)
+    dealer = dealer_of_jit(np.array([upcard]), unseen, option)
+    seeing_evs_jit(variant.arrays(), hand, dealer, unseen, option, fees, forcing, out)
     return out[0]
 
 

@@ -36,8 +36,9 @@ def seeing_evs(hand, known, others=()):
     seen = set(hand) | set(known) | set(others)
     unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
     evs = np.empty(len(OPTIONS))
+    dealer = kernels.dealer_of_jit(np.array(known), unseen, OPTIONS)
     kernels.seeing_evs_jit(
-        OASIS.arrays(), np.array(hand), np.array(known), unseen, OPTIONS, FEES, FORCED, evs
+        OASIS.arrays(), np.array(hand), dealer, unseen, OPTIONS, FEES, FORCED, evs
     )
     return evs
 
