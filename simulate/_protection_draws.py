@@ -1,5 +1,6 @@
-"""numba kernels of the protection figures in games with exchanges: the exact EV of
-every first option when the player also knows some of the dealer's hidden cards.
+"""numba kernels of the protection figures in games with draws (exchanges of one or two
+cards, a sixth card bought then one replaced): the exact EV of every first option when
+the player also knows some of the dealer's hidden cards.
 
 The dealer holds the cards the player knows (his upcard, the hole cards seen) and
 ``m`` more from the cards the player does not see (``unseen``), none of them drawn by
@@ -14,13 +15,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._evaluator import BINOMIAL, next_combination_jit, value5_jit
+from ._evaluator import BINOMIAL, next_combination_jit, value5_jit, value6_jit
 from ._exact import count_below_jit, ev_from_counts_jit, thrown_positions_jit
 from ._protection import _dealt
 from ._settlement import bet_multiple_jit, settle_jit
-from ._situation import _drawn_ev, _exact_counts, _work, comb_jit, situation_jit
+from ._situation import (
+    _drawn_ev,
+    _exact_counts,
+    _replace_exact,
+    _work,
+    comb_jit,
+    situation_jit,
+)
 from ._strategy import _popcount
-from .codes import Action
+from .codes import Action, Fee
 
 FOLD_NET = -1.0
 
@@ -93,9 +101,17 @@ def counts_avoiding_jit(base, rows, n_unseen, m, drawn, k, thresholds, out):
 
 
 @njit(cache=True)
+def _value(final):
+    """The value of five or six cards (the best five)."""
+    if final.shape[0] == 6:
+        return value6_jit(final[0], final[1], final[2], final[3], final[4], final[5])
+    return value5_jit(final[0], final[1], final[2], final[3], final[4])
+
+
+@njit(cache=True)
 def _play_ev(v, base, rows, n_unseen, m, final, drawn, k, forced, counts):
     """The EV of betting ``final`` (or folding, when worth more and not ``forced``)."""
-    value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+    value = _value(final)
     thresholds = np.empty(3, dtype=np.int64)
     thresholds[0], thresholds[1], thresholds[2] = v.qualifier, value, value + 1
     counts_avoiding_jit(base, rows, n_unseen, m, drawn, k, thresholds, counts)
@@ -138,23 +154,110 @@ def _exchange_ev(v, dealer, unseen, hand, keep, forced, sit):
 
 
 @njit(cache=True)
+def _blind_play_ev(v, base, rows, n, m, final, drawn, k, sit, i, j, counts):
+    """The EV, with the dealer's known cards counted, of betting ``final`` (drawn to
+    from ``unseen[drawn[:k]]``) if the blind player would (his unseen[i], unseen[j]),
+    else folding."""
+    if _drawn_ev(v, sit, i, j, final, _value(final), False, counts) > FOLD_NET:
+        return _play_ev(v, base, rows, n, m, final, drawn, k, True, counts)
+    return FOLD_NET
+
+
+@njit(cache=True)
+def _replace_ev(v, dealer, unseen, six, s, position, sit):
+    """The EV (fee aside) of replacing ``six[position]`` after buying ``unseen[s]``, with
+    the dealer's known cards counted; each card drawn bet or folded seeing them or
+    (given ``sit``) as the blind player does."""
+    base, rows, m = dealer
+    n = unseen.shape[0]
+    final = six.copy()
+    drawn = np.empty(2, dtype=np.int64)
+    counts = np.empty(4, dtype=np.int64)
+    total = 0.0
+    for r in range(n):
+        if r == s:
+            continue
+        final[position] = unseen[r]
+        drawn[0], drawn[1] = min(s, r), max(s, r)
+        if sit is None:
+            total += _play_ev(v, base, rows, n, m, final, drawn, 2, False, counts)
+        else:
+            blind = np.searchsorted(sit[10], unseen[s]), np.searchsorted(sit[10], unseen[r])
+            i, j = min(blind), max(blind)
+            total += _blind_play_ev(v, base, rows, n, m, final, drawn, 2, sit, i, j, counts)
+    return total / (n - 1)
+
+
+@njit(cache=True)
+def _buy_ev(v, dealer, unseen, hand, fees, sit, after_buy):
+    """The EV of buying a sixth card (fees included), with the dealer's known cards
+    counted: after each card bought, bet, fold or replace a card (then bet or fold),
+    whichever is worth most seeing them; or (given ``sit``) as the blind player does,
+    ``after_buy`` his choices per card of ``sit[10]`` (a position replaced, or -1)."""
+    base, rows, m = dealer
+    n = unseen.shape[0]
+    replace_fee = fees[Fee.REPLACE]
+    six = np.empty(6, dtype=np.int64)
+    six[:5] = hand
+    drawn = np.empty(1, dtype=np.int64)
+    counts = np.empty(4, dtype=np.int64)
+    total = 0.0
+    for s in range(n):
+        six[5], drawn[0] = unseen[s], s
+        if sit is None:
+            best = _play_ev(v, base, rows, n, m, six, drawn, 1, False, counts)
+            if not np.isnan(replace_fee):
+                for position in range(6):
+                    ev = _replace_ev(v, dealer, unseen, six, s, position, None)
+                    best = max(best, ev - replace_fee)
+        else:
+            bought = np.searchsorted(sit[10], unseen[s])
+            choice = after_buy[bought]
+            if choice < 0:
+                best = _blind_play_ev(v, base, rows, n, m, six, drawn, 1, sit, bought, -1, counts)
+            else:
+                best = _replace_ev(v, dealer, unseen, six, s, choice, sit) - replace_fee
+        total += best
+    return total / n - fees[Fee.BUY]
+
+
+@njit(cache=True)
+def _after_buy(v, sit, s, fees):
+    """The blind engine's best choice after buying ``sit[10][s]`` when both players know
+    the same cards: (its EV, fee aside, the position replaced or -1)."""
+    hand = sit[8]
+    six = np.empty(6, dtype=np.int64)
+    six[:5], six[5] = hand, sit[10][s]
+    counts = np.empty(4, dtype=np.int64)
+    best, choice = _drawn_ev(v, sit, s, -1, six, _value(six), False, counts), -1
+    if not np.isnan(fees[Fee.REPLACE]):
+        for position in range(6):
+            ev = _replace_exact(v, sit, s, position) - fees[Fee.REPLACE]
+            if ev > best:
+                best, choice = ev, position
+    return best, choice
+
+
+@njit(cache=True)
 def dealer_of_jit(known, unseen, options):
-    """``dealer_tables_jit``'s tables deep enough for every exchange of ``options``, and
-    the dealer's unknown cards' count: what ``_exchange_ev`` takes."""
+    """``dealer_tables_jit``'s tables deep enough for every draw of ``options``, and
+    the dealer's unknown cards' count: what ``_exchange_ev`` and ``_buy_ev`` take."""
     deepest = 0
     for o in range(options.shape[0]):
         if options[o, 0] == Action.EXCHANGE:
             deepest = max(deepest, thrown_positions_jit(options[o, 1])[1])
+        elif options[o, 0] == Action.BUY:
+            deepest = max(deepest, 2)
     base, rows = dealer_tables_jit(known, unseen, deepest)
     return base, rows, 5 - known.shape[0]
 
 
 @njit(cache=True)
 def seeing_evs_jit(v, hand, dealer, unseen, options, fees, forced, out):
-    """``out[o]``: the exact EV of each first option (fold, play, an exchange) of five
-    cards ``hand`` when the dealer holds the known cards and the rest from ``unseen``
-    (``dealer``: ``dealer_of_jit``'s); after an exchange, fold or bet on the cards
-    drawn, knowing the dealer's known cards."""
+    """``out[o]``: the exact EV of each first option (fold, play, a buy, an exchange) of
+    five cards ``hand`` when the dealer holds the known cards and the rest from
+    ``unseen`` (``dealer``: ``dealer_of_jit``'s); after a draw every choice is made
+    knowing the dealer's known cards."""
     base, rows, m = dealer
     counts = np.empty(4, dtype=np.int64)
     for o in range(options.shape[0]):
@@ -163,6 +266,8 @@ def seeing_evs_jit(v, hand, dealer, unseen, options, fees, forced, out):
             out[o] = FOLD_NET
         elif kind == Action.PLAY:
             out[o] = _play_ev(v, base, rows, unseen.shape[0], m, hand, hand[:0], 0, True, counts)
+        elif kind == Action.BUY:
+            out[o] = _buy_ev(v, dealer, unseen, hand, fees, None, hand[:0])
         else:
             k = thrown_positions_jit(options[o, 1])[1]
             ev = _exchange_ev(v, dealer, unseen, hand, options[o, 1], forced[k], None)
@@ -172,8 +277,8 @@ def seeing_evs_jit(v, hand, dealer, unseen, options, fees, forced, out):
 @njit(cache=True)
 def flashed_evs_jit(v, sit, flashed, options, fees, forced, out):
     """``out[o]``: the exact EV of each first option when the player also sees the next
-    card of the deck, ``sit[10][flashed]`` (dead for the dealer's hand, the first card an
-    exchange draws); ``sit``: the situation engine's tables of the hand and upcard.
+    card of the deck, ``sit[10][flashed]`` (dead for the dealer's hand, the first card a
+    draw takes); ``sit``: the situation engine's tables of the hand and upcard.
     After the draw he knows what the blind player knows: the engine's decisions."""
     hand, unseen = sit[8], sit[10]
     counts = np.empty(4, dtype=np.int64)
@@ -190,6 +295,9 @@ def flashed_evs_jit(v, sit, flashed, options, fees, forced, out):
             out[o] = ev_from_counts_jit(
                 v, value, multiple, counts[0], counts[1], counts[2], counts[3]
             )[0]
+            continue
+        if kind == Action.BUY:
+            out[o] = _after_buy(v, sit, flashed, fees)[0] - fees[Fee.BUY]
             continue
         thrown, k = thrown_positions_jit(options[o, 1])
         final[:] = hand
@@ -242,10 +350,12 @@ def sampled_gains_jit(v, tables, lists, key, start, holes, hands_seen, options, 
         dealer = dealer_of_jit(known, unseen, options)
         seeing_evs_jit(v, hand, dealer, unseen, options, fees, forced, evs)
         kind, keep = options[o, 0], options[o, 1]
+        sit = (*work[1:7], tables, lists, hand, known[0], work[0])
         if kind == Action.EXCHANGE:
-            sit = (*work[1:7], tables, lists, hand, known[0], work[0])
             k = thrown_positions_jit(keep)[1]
             blind = _exchange_ev(v, dealer, unseen, hand, keep, forced[k], sit) - fees[k]
+        elif kind == Action.BUY:
+            blind = _buy_ev(v, dealer, unseen, hand, fees, sit, work[9])
         else:
             blind = evs[o]
         out[i, 0], out[i, 1], out[i, 2] = evs.max() - blind, blind, blind_evs[o]
@@ -269,6 +379,50 @@ def flashed_gains_jit(v, tables, lists, key, start, options, fees, forced, out):
         evs = np.empty(options.shape[0])
         flashed_evs_jit(v, sit, np.searchsorted(work[0], cards[6]), options, fees, forced, evs)
         out[i, 0], out[i, 1], out[i, 2] = evs.max() - evs[o], evs[o], blind_evs[o]
+
+
+@njit(cache=True)
+def _bought_seeing(v, dealer, unseen, hand, drawn, fees):
+    """A sixth card bought in a played round (``drawn``: the next two cards of the deck),
+    then the best choice seeing the dealer's known cards: (the final cards, the fees,
+    whether he folds)."""
+    base, rows, m = dealer
+    n = unseen.shape[0]
+    six = np.empty(6, dtype=np.int64)
+    six[:5], six[5] = hand, drawn[0]
+    counts = np.empty(4, dtype=np.int64)
+    bought = np.searchsorted(unseen, drawn[0])
+    best, choice = _play_ev(v, base, rows, n, m, six, np.full(1, bought), 1, False, counts), -1
+    if not np.isnan(fees[Fee.REPLACE]):
+        for position in range(6):
+            ev = _replace_ev(v, dealer, unseen, six, bought, position, None) - fees[Fee.REPLACE]
+            if ev > best:
+                best, choice = ev, position
+    if choice < 0:
+        return six, fees[Fee.BUY], best <= FOLD_NET
+    six[choice] = drawn[1]
+    other = np.searchsorted(unseen, drawn[1])
+    pair = np.array([min(bought, other), max(bought, other)])
+    ev = _play_ev(v, base, rows, n, m, six, pair, 2, False, counts)
+    return six, fees[Fee.BUY] + fees[Fee.REPLACE], ev <= FOLD_NET
+
+
+@njit(cache=True)
+def _bought_blind(v, sit, drawn, fees):
+    """``_bought_seeing`` for a player who knows what the blind player knows after the
+    buy (he saw the next card of the deck): the engine's choices."""
+    six = np.empty(6, dtype=np.int64)
+    six[:5], six[5] = sit[8], drawn[0]
+    bought = np.searchsorted(sit[10], drawn[0])
+    best, choice = _after_buy(v, sit, bought, fees)
+    if choice < 0:
+        return six, fees[Fee.BUY], best <= FOLD_NET
+    six[choice] = drawn[1]
+    other = np.searchsorted(sit[10], drawn[1])
+    counts = np.empty(4, dtype=np.int64)
+    i, j = min(bought, other), max(bought, other)
+    ev = _drawn_ev(v, sit, i, j, six, _value(six), False, counts)
+    return six, fees[Fee.BUY] + fees[Fee.REPLACE], ev <= FOLD_NET
 
 
 @njit(cache=True, parallel=True)
@@ -300,7 +454,12 @@ def played_rounds_jit(v, tables, lists, key, start, seen, options, fees, forced,
         kind = options[o, 0]
         dealt = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
         final, fee, folded = hand.copy(), 0.0, kind == Action.FOLD
-        if kind == Action.EXCHANGE:
+        if kind == Action.BUY:
+            if flash:
+                final, fee, folded = _bought_blind(v, sit, cards[10:12], fees)
+            else:
+                final, fee, folded = _bought_seeing(v, holding, unseen, hand, cards[10:12], fees)
+        elif kind == Action.EXCHANGE:
             thrown, k = thrown_positions_jit(options[o, 1])
             fee = fees[k]
             for j in range(k):
@@ -317,7 +476,7 @@ def played_rounds_jit(v, tables, lists, key, start, seen, options, fees, forced,
                 n = unseen.shape[0]
                 ev = _play_ev(v, base, rows, n, m, final, drawn, k, forced[k], counts)
             folded = ev <= FOLD_NET and not forced[k]
-        value = value5_jit(final[0], final[1], final[2], final[3], final[4])
+        value = _value(final)
         multiple = bet_multiple_jit(v, final, value)
         won, lost, _ = settle_jit(v, value, multiple, folded, fee, dealt, False, 0)
         out[i] = won - lost

@@ -903,7 +903,7 @@ def protect_command(
     """What leaked and shared cards are worth in VARIANT: the RTP under optimal play when
     the player also sees 0 to 4 of the dealer's hole cards (a flashed or marked card, a
     hand seen whole), when he sees 0 to 4 other players' hands and, in games with
-    exchanges, the next card of the deck before he decides. Without --hole, --shared or
+    draws, the next card of the deck before he decides. Without --hole, --shared or
     --next-card, every table, written to results/VARIANT/protection.json and .txt."""
     from . import protection
 

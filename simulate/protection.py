@@ -9,10 +9,11 @@ that is quick (no hole card, one, all four: every situation weighed); with two o
 three it is the exact optimal RTP plus the mean gain of seeing the cards over sampled
 situations, each weighed exactly, with its standard error.
 
-In games with exchanges of one or two cards and neither a buy nor the dealer's game
-(Oasis), every first option and every bet or fold after the draw is decided seeing the
-cards; the RTP is the exact optimal RTP plus the mean gain over sampled situations. A
-situation's gain is its best EV seeing the cards less the EV, with them, of the blind
+In games with draws of one or two cards (Oasis's exchanges; Six-Card's sixth card
+bought, then one replaced), every first option and every choice after the draw is
+decided seeing the cards (the dealer's game never bought, as in the optimal RTP); the
+RTP is the exact optimal RTP plus the mean gain over sampled situations. A situation's
+gain is its best EV seeing the cards less the EV, with them, of the blind
 player's choices (his first option, each draw bet or folded as he would): never below
 0, and over the cards seen the blind player's EV is his EV without them, which each
 row also checks (``blind_difference``).
@@ -56,7 +57,7 @@ DEFAULT_SAMPLES = 1_000_000
 DEFAULT_SHARED_SAMPLES = 200_000
 DEFAULT_DRAW_SAMPLES = 100_000
 DEFAULT_DRAW_SHARED_SAMPLES = 20_000
-"""Situations sampled per figure in games with exchanges (each weighed in 1 to 17 ms)."""
+"""Situations sampled per figure in games with draws (each weighed in 1 to 17 ms)."""
 MAX_SHARED_HANDS = 4
 SAMPLE_BLOCK = 65_536
 DRAW_SAMPLE_BLOCK = 2_048
@@ -89,20 +90,20 @@ def _optimal_rtp(variant: Variant) -> float:
 
 
 def covers(variant: Variant) -> bool:
-    """Whether the protection figures weigh ``variant``: decided by folding or betting,
-    or by exchanges of one or two cards too (neither a buy nor the dealer's game)."""
-    if variant.buy_game is not None:
-        return False
-    return not variant.has_draws or (variant.buy_fee is None and supports_exact_draws(variant))
+    """Whether the protection figures weigh ``variant``: decided by folding or betting
+    (without the dealer's game), or with draws of one or two cards too (the game never
+    bought)."""
+    if variant.has_draws:
+        return supports_exact_draws(variant)
+    return variant.buy_game is None
 
 
 def _check(variant: Variant, seen: int, most: int, what: str) -> None:
     if not covers(variant):
         raise ValueError(
             f"{variant.name}: the protection figures cover games decided by folding or "
-            "betting on the dealt cards (caribbean) or by exchanges of one or two cards "
-            "(oasis); a buy, longer exchanges and the dealer's game are not weighed with "
-            "more cards seen yet"
+            "betting on the dealt cards (caribbean) or with draws of one or two cards "
+            "(oasis, six-card); longer exchanges are not weighed with more cards seen yet"
         )
     if not 0 <= seen <= most:
         raise ValueError(f"{what} must be 0 to {most}, got {seen}")
@@ -118,7 +119,7 @@ def hole_card_rtp(
 ) -> dict:
     """The RTP under optimal play when the player also sees ``hole`` of the dealer's hidden
     cards: enumerated for 0, 1 and 4 (unless ``samples`` is given), else from
-    ``samples`` situations (default 1,000,000; in games with exchanges 100,000, and 0
+    ``samples`` situations (default 1,000,000; in games with draws 100,000, and 0
     hole cards is the optimal RTP) drawn from ``seed``; ``progress`` is called with the
     work done and its total."""
     variant = load_variant(variant)
@@ -151,7 +152,7 @@ def shared_hands_rtp(
 ) -> dict:
     """The RTP under optimal play when the player also sees ``hands`` other players' hands
     (1 to 4, five cards each: dead for the dealer's hidden cards), from ``samples``
-    situations (default 200,000; in games with exchanges 20,000) drawn from ``seed``."""
+    situations (default 200,000; in games with draws 20,000) drawn from ``seed``."""
     variant = load_variant(variant)
     _check(variant, hands, MAX_SHARED_HANDS, "other hands seen")
     start = time.perf_counter()
@@ -180,9 +181,9 @@ def flashed_card_rtp(
     seed: int = DEFAULT_SEED,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict:
-    """In a game with exchanges, the RTP under optimal play when the player also sees the
+    """In a game with draws, the RTP under optimal play when the player also sees the
     next card of the deck before he decides (``flashed`` 1; 0: the optimal RTP): the
-    first card an exchange draws, and dead for the dealer's hand; from ``samples``
+    first card a draw takes, and dead for the dealer's hand; from ``samples``
     situations (default 100,000) drawn from ``seed``."""
     variant = load_variant(variant)
     _check(variant, flashed, 1, "next cards seen")
@@ -195,7 +196,7 @@ def flashed_card_rtp(
 
 
 def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress):
-    """The figures of a game with exchanges, the player seeing ``seen`` = (hole cards,
+    """The figures of a game with draws, the player seeing ``seen`` = (hole cards,
     other hands, next cards of the deck): the optimal RTP where nothing more is seen,
     else sampled."""
     optimal = _optimal_rtp(variant)
@@ -227,8 +228,11 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
 
     gains = _sampled_gains(weigh, samples, progress, DRAW_SAMPLE_BLOCK)
     blind = figures[:, 1] - figures[:, 2]
-    check = {"mean": float(blind.mean()), "standard_error": _se(blind)}
-    return _sampled_row(variant, gains, seed) | {"blind_difference": check}
+    row = _sampled_row(variant, gains, seed)
+    row["blind_difference"] = {"mean": float(blind.mean()), "standard_error": _se(blind)}
+    if variant.buy_game is not None:
+        row["dealer_game"] = "never bought, as in the optimal RTP"
+    return row
 
 
 def _se(values: np.ndarray) -> float:
@@ -297,7 +301,7 @@ def played_with_hole_cards(
     """Rounds played by a player who sees ``hole`` of the dealer's hidden cards and takes
     the option worth most (after an exchange, bets when that is worth more than
     folding), settled against the dealer's whole hand: the RTP and its standard error
-    (a check of ``hole_card_rtp`` by another path). In a game with exchanges he may also
+    (a check of ``hole_card_rtp`` by another path). In a game with draws he may also
     see the next card of the deck (``flashed`` 1: ``flashed_card_rtp``'s check)."""
     variant = load_variant(variant)
     _check(variant, hole, HOLE_CARDS, "hole cards known")
@@ -327,9 +331,9 @@ def protection_tables(
     enumerated: tuple[int, ...] = ENUMERATED,
 ) -> dict[str, pd.DataFrame]:
     """The tables of ``TABLES``: ``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated
-    where in ``enumerated``, else from ``samples``; games with exchanges sample all but
+    where in ``enumerated``, else from ``samples``; games with draws sample all but
     none), ``shared_hands_rtp`` for 0 to 4 other hands seen (from ``shared_samples``)
-    and, in games with exchanges, ``flashed_card_rtp`` (from ``samples``)."""
+    and, in games with draws, ``flashed_card_rtp`` (from ``samples``)."""
     variant = load_variant(variant)
 
     def stage(name: str):

@@ -220,8 +220,8 @@ def build_report(
     if protection and not covers(variant):
         raise ValueError(
             f"{variant.name}: the protection section covers games decided by folding or "
-            "betting on the dealt cards (caribbean) or by exchanges of one or two cards "
-            "(oasis)"
+            "betting on the dealt cards (caribbean) or with draws of one or two cards "
+            "(oasis, six-card)"
         )
     plan = load_strategy(strategy, variant)
     if target_se is None:

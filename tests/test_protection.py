@@ -115,7 +115,7 @@ def test_the_command_prints_and_bad_input_is_one_line():
     assert json.loads(shared.stdout)["shared_hands"][0]["other_hands_seen"] == 1
     both = runner.invoke(main, ["protect", "caribbean", "--hole", "1", "--shared", "1"])
     assert both.exit_code == 2 and "not more" in both.stderr
-    refused = runner.invoke(main, ["protect", "six-card", "--hole", "1"])
+    refused = runner.invoke(main, ["protect", "russian", "--hole", "1"])
     assert refused.exit_code == 2
-    assert refused.stderr.startswith("Error: six-card: the protection figures cover games")
+    assert refused.stderr.startswith("Error: russian: the protection figures cover games")
     assert len(refused.stderr.strip().splitlines()) == 1
