@@ -938,7 +938,7 @@ def protect_command(
         "software": software(),
         "variant": game.record(),
         "what": "RTP under optimal play when the player also sees more cards",
-        "methods": protection.METHODS,
+        "methods": protection.methods(game),
         "seed": seed,
     } | {name: table.to_dict(orient="records") for name, table in tables.items()}
     if hole is None and shared is None and not next_card:
@@ -948,7 +948,7 @@ def protect_command(
             + table.to_string(index=False, float_format=lambda x: f"{x:.6f}")
             + "\n\n"
             for name, table in shown.items()
-        ) + "".join(f"{name}: {text}\n" for name, text in protection.METHODS.items())
+        ) + "".join(f"{name}: {text}\n" for name, text in protection.methods(game).items())
         folder = Path(out_dir or Path("results") / game.name)
         _write_files(folder, {"protection.json": data, "protection.txt": text})
     if as_json:

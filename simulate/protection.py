@@ -46,6 +46,7 @@ __all__ = [
     "covers",
     "flashed_card_rtp",
     "hole_card_rtp",
+    "methods",
     "played_with_hole_cards",
     "protection_tables",
     "shared_hands_rtp",
@@ -87,6 +88,13 @@ def _every_value() -> np.ndarray:
 def _optimal_rtp(variant: Variant) -> float:
     """The exact RTP of optimal play, seeing no hidden card."""
     return optimal_rtp(variant)["rtp"]
+
+
+def methods(variant: Variant) -> dict[str, str]:
+    """``METHODS``, and where the dealer's game can be bought, that it never is."""
+    if variant.buy_game is None:
+        return METHODS
+    return METHODS | {"dealer's game": "never bought, as in the optimal RTP"}
 
 
 def covers(variant: Variant) -> bool:

@@ -37,7 +37,7 @@ from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimum import optimal_rtp
-from .protection import COLUMNS, HOLE_CARDS, METHODS, TABLES, covers, protection_tables
+from .protection import COLUMNS, HOLE_CARDS, TABLES, covers, methods, protection_tables
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run, run_to_precision
@@ -323,7 +323,7 @@ def build_report(
         figures["protection"] = {
             name: table.to_dict(orient="records") for name, table in tables.items()
         }
-        sections.append(_protection_section(len(sections) + 1, tables))
+        sections.append(_protection_section(len(sections) + 1, tables, methods(variant)))
     return Report(variant, plan, simulation, figures, sections, plots)
 
 
@@ -332,7 +332,9 @@ PROTECTION_SAMPLES, PROTECTION_DRAW_SAMPLES = 200_000, 100_000
 per other-hands figure); in games with exchanges each costs about 100 times more."""
 
 
-def _protection_section(number: int, tables: dict[str, pd.DataFrame]) -> Section:
+def _protection_section(
+    number: int, tables: dict[str, pd.DataFrame], notes: dict[str, str]
+) -> Section:
     """The RTP under optimal play when the player sees more cards than the rules allow."""
     return Section(
         f"{number}. Game protection",
@@ -341,7 +343,7 @@ def _protection_section(number: int, tables: dict[str, pd.DataFrame]) -> Section
             "hidden cards (a flashed or marked card, a hand seen whole), when he sees "
             "other players' hands (shared across seats: dead cards for the dealer's hand) "
             "and, where cards are drawn, the next card of the deck before he decides. "
-            + " ".join(f"{name.capitalize()}: {text}." for name, text in METHODS.items()),
+            + " ".join(f"{name.capitalize()}: {text}." for name, text in notes.items()),
         ],
         [
             (TABLES[name][1].capitalize(), table[[TABLES[name][0], *COLUMNS]])

@@ -4,6 +4,7 @@ engine and plain enumeration, the sampled figures against each other, the blind
 player's EV and rounds played."""
 
 import itertools
+import json
 import math
 
 import numpy as np
@@ -213,7 +214,7 @@ def test_other_hands_seen_raise_the_rtp():
     assert abs(row["blind_difference"]["mean"]) < Z_999 * row["blind_difference"]["standard_error"]
 
 
-def test_the_command_weighs_oasis_and_refuses_a_buy_in_one_line():
+def test_the_command_weighs_the_draw_games_and_refuses_longer_exchanges_in_one_line():
     runner = CliRunner()
     result = runner.invoke(main, ["protect", "oasis", "--hole", "1", "--samples", "200"])
     assert result.exit_code == 0, result.output
@@ -222,6 +223,10 @@ def test_the_command_weighs_oasis_and_refuses_a_buy_in_one_line():
     assert flashed.exit_code == 0 and "next card of the deck" in flashed.output
     both = runner.invoke(main, ["protect", "oasis", "--next-card", "--hole", "1"])
     assert both.exit_code == 2 and "not more" in both.stderr
+    bought = runner.invoke(main, ["protect", "six-card", "--hole", "2", "--samples", "50",
+                                  "--json"])  # fmt: skip
+    assert bought.exit_code == 0, bought.output
+    assert json.loads(bought.stdout)["methods"]["dealer's game"].startswith("never bought")
     dealt = runner.invoke(main, ["protect", "caribbean", "--next-card"])
     assert dealt.exit_code == 2 and "no card is drawn" in dealt.stderr
     for variant in ("russian", "six-card-125", "oasis-classic"):
