@@ -1,3 +1,9 @@
+import os
+
+# The two test workers each run parallel kernels on both cores: OpenMP threads that
+# spin while waiting would take the other worker's core, so they sleep instead.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from importlib import resources
 from itertools import combinations
 
