@@ -205,11 +205,7 @@ def _buy_ev(v, dealer, unseen, hand, fees, sit, after_buy):
     for s in range(n):
         six[5], drawn[0] = unseen[s], s
         if sit is None:
-            best = _play_ev(v, base, rows, n, m, six, drawn, 1, False, counts)
-            if not np.isnan(replace_fee):
-                for position in range(6):
-                    ev = _replace_ev(v, dealer, unseen, six, s, position, None)
-                    best = max(best, ev - replace_fee)
+            best = _after_buy_seeing(v, dealer, unseen, six, s, fees)[0]
         else:
             bought = np.searchsorted(sit[10], unseen[s])
             choice = after_buy[bought]
@@ -219,6 +215,23 @@ def _buy_ev(v, dealer, unseen, hand, fees, sit, after_buy):
                 best = _replace_ev(v, dealer, unseen, six, s, choice, sit) - replace_fee
         total += best
     return total / n - fees[Fee.BUY]
+
+
+@njit(cache=True)
+def _after_buy_seeing(v, dealer, unseen, six, s, fees):
+    """The best choice after buying ``six[5]`` = ``unseen[s]``, seeing the dealer's known
+    cards: (its EV, fee aside, the position replaced or -1)."""
+    base, rows, m = dealer
+    counts = np.empty(4, dtype=np.int64)
+    bought = np.full(1, s)
+    best = _play_ev(v, base, rows, unseen.shape[0], m, six, bought, 1, False, counts)
+    choice = -1
+    if not np.isnan(fees[Fee.REPLACE]):
+        for position in range(6):
+            ev = _replace_ev(v, dealer, unseen, six, s, position, None) - fees[Fee.REPLACE]
+            if ev > best:
+                best, choice = ev, position
+    return best, choice
 
 
 @njit(cache=True)
@@ -390,20 +403,14 @@ def _bought_seeing(v, dealer, unseen, hand, drawn, fees):
     n = unseen.shape[0]
     six = np.empty(6, dtype=np.int64)
     six[:5], six[5] = hand, drawn[0]
-    counts = np.empty(4, dtype=np.int64)
     bought = np.searchsorted(unseen, drawn[0])
-    best, choice = _play_ev(v, base, rows, n, m, six, np.full(1, bought), 1, False, counts), -1
-    if not np.isnan(fees[Fee.REPLACE]):
-        for position in range(6):
-            ev = _replace_ev(v, dealer, unseen, six, bought, position, None) - fees[Fee.REPLACE]
-            if ev > best:
-                best, choice = ev, position
+    best, choice = _after_buy_seeing(v, dealer, unseen, six, bought, fees)
     if choice < 0:
         return six, fees[Fee.BUY], best <= FOLD_NET
     six[choice] = drawn[1]
     other = np.searchsorted(unseen, drawn[1])
     pair = np.array([min(bought, other), max(bought, other)])
-    ev = _play_ev(v, base, rows, n, m, six, pair, 2, False, counts)
+    ev = _play_ev(v, base, rows, n, m, six, pair, 2, False, np.empty(4, dtype=np.int64))
     return six, fees[Fee.BUY] + fees[Fee.REPLACE], ev <= FOLD_NET
 
 

@@ -40,6 +40,7 @@ from .variant import Variant, load_variant
 
 __all__ = [
     "COLUMNS",
+    "COVERED",
     "HOLE_CARDS",
     "METHODS",
     "TABLES",
@@ -70,6 +71,13 @@ METHODS = {
     "situations, each weighed exactly; interval by the normal approximation",
 }
 
+COVERED = (
+    "games decided by folding or betting on the dealt cards (caribbean) or with draws of "
+    "one or two cards (oasis, six-card)"
+)
+"""The games the protection figures weigh (``covers``), as errors name them."""
+NEVER_BOUGHT = "never bought, as in the optimal RTP"
+"""The dealer's game in the figures, where the rules sell it."""
 COLUMNS = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
 """The figures of a row shown in tables, after what is seen."""
 TABLES = {
@@ -94,7 +102,7 @@ def methods(variant: Variant) -> dict[str, str]:
     """``METHODS``, and where the dealer's game can be bought, that it never is."""
     if variant.buy_game is None:
         return METHODS
-    return METHODS | {"dealer's game": "never bought, as in the optimal RTP"}
+    return METHODS | {"dealer's game": NEVER_BOUGHT}
 
 
 def covers(variant: Variant) -> bool:
@@ -109,9 +117,8 @@ def covers(variant: Variant) -> bool:
 def _check(variant: Variant, seen: int, most: int, what: str) -> None:
     if not covers(variant):
         raise ValueError(
-            f"{variant.name}: the protection figures cover games decided by folding or "
-            "betting on the dealt cards (caribbean) or with draws of one or two cards "
-            "(oasis, six-card); longer exchanges are not weighed with more cards seen yet"
+            f"{variant.name}: the protection figures cover {COVERED}; longer exchanges "
+            "are not weighed with more cards seen yet"
         )
     if not 0 <= seen <= most:
         raise ValueError(f"{what} must be 0 to {most}, got {seen}")
@@ -239,7 +246,7 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
     row = _sampled_row(variant, gains, seed)
     row["blind_difference"] = {"mean": float(blind.mean()), "standard_error": _se(blind)}
     if variant.buy_game is not None:
-        row["dealer_game"] = "never bought, as in the optimal RTP"
+        row["dealer_game"] = NEVER_BOUGHT
     return row
 
 

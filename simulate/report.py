@@ -37,7 +37,15 @@ from .evaluator import count_categories
 from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimum import optimal_rtp
-from .protection import COLUMNS, HOLE_CARDS, TABLES, covers, methods, protection_tables
+from .protection import (
+    COLUMNS,
+    COVERED,
+    HOLE_CARDS,
+    TABLES,
+    covers,
+    methods,
+    protection_tables,
+)
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
 from .simulation import SimulationResult, Stake, run, run_to_precision
@@ -218,11 +226,7 @@ def build_report(
         )
     variant = load_variant(variant)
     if protection and not covers(variant):
-        raise ValueError(
-            f"{variant.name}: the protection section covers games decided by folding or "
-            "betting on the dealt cards (caribbean) or with draws of one or two cards "
-            "(oasis, six-card)"
-        )
+        raise ValueError(f"{variant.name}: the protection section covers {COVERED}")
     plan = load_strategy(strategy, variant)
     if target_se is None:
         simulation = run(variant, plan, rounds, seed=seed, threads=threads)
