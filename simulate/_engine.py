@@ -49,6 +49,9 @@ from .codes import CATEGORIES, DECISIONS, OUTCOMES, Action, Decision, Fee, GameM
 from .codes import StakeSlot as Stake
 
 BLOCK = 4096
+GAME_FORESEEN = len(GameMode)
+"""A game mode beyond ``GameMode``'s (game protection, not a strategy's choice): the
+game bought exactly, the card the dealer's exchange brings seen before deciding."""
 CELLS = OUTCOMES * CATEGORIES
 # float sums of a block
 NET, NET2, WAGER, BONUS, BONUS2, CAPPED, CAPPED2 = range(7)
@@ -136,16 +139,13 @@ def _exchange(hand, n, kept, state, used):
 
 
 @njit(cache=True)
-def exact_game_gain_jit(v, value, multiple, dealer, discard, used):
-    """Expected gain, in antes, of buying the dealer a game over declining it, for a
-    final hand of ``value`` whose BET pays ``multiple`` (the fees paid before are the
-    same either way).
-
-    The player sees the dealer's hand and the card he discards; the new card is any
-    card the player has not seen (not in ``used``). The dealer's value after it
-    depends on the new card's rank alone (``value5_jit``'s rank sums), but for a card
-    making a flush of his four kept cards, so each rank is weighed once, and each way
-    the game can end (no qualifier, win, push, loss) is settled once."""
+def game_ways_jit(v, value, dealer, discard, used):
+    """How many new cards end a bought game each way (no qualifier, the player wins,
+    pushes, loses), for a final hand of ``value``, the dealer's hand and the card he
+    discards seen; the new card is any card the player has not seen (not in ``used``).
+    The dealer's value after it depends on the new card's rank alone
+    (``value5_jit``'s rank sums), but for a card making a flush of his four kept
+    cards, so each rank is weighed once."""
     key, suit, ranks = 0, dealer[(discard + 1) % 5] & 3, 0
     for i in range(5):
         if i != discard:
@@ -153,7 +153,7 @@ def exact_game_gain_jit(v, value, multiple, dealer, discard, used):
             ranks |= 1 << (dealer[i] >> 2)
             if dealer[i] & 3 != suit:
                 suit = -1
-    ways = (0, 0, 0, 0)  # new cards ending it each way: no qualifier, win, push, loss
+    ways = (0, 0, 0, 0)
     for rank in range(13):
         cards = (~used >> (4 * rank)) & 15  # of this rank, not seen
         if suit >= 0 and (cards >> suit) & 1:
@@ -162,14 +162,46 @@ def exact_game_gain_jit(v, value, multiple, dealer, discard, used):
         if cards:
             k = key + WEIGHT5[4 * rank]
             ways = _tally(v, value, RANKS5[k + OFFSETS5[k >> SHIFT5]], _BITS[cards], ways)
-    total = ways[0] * _bought_net(v, value, multiple, 0)
-    if ways[1]:  # each settled against a dealer ending it that way
-        total += ways[1] * _bought_net(v, value, multiple, v.qualifier)
-    if ways[2]:
-        total += ways[2] * _bought_net(v, value, multiple, value)
-    if ways[3]:
-        total += ways[3] * _bought_net(v, value, multiple, 7462)
+    return ways
+
+
+@njit(cache=True, inline="always")
+def _way_nets(v, value, multiple):
+    """The player's net, in antes and fees aside, of a bought game ended each way of
+    ``game_ways_jit``."""
+    return (
+        _bought_net(v, value, multiple, 0),
+        _bought_net(v, value, multiple, v.qualifier),
+        _bought_net(v, value, multiple, value),
+        _bought_net(v, value, multiple, 7462),
+    )
+
+
+@njit(cache=True)
+def exact_game_gain_jit(v, value, multiple, dealer, discard, used):
+    """Expected gain, in antes, of buying the dealer a game over declining it, for a
+    final hand of ``value`` whose BET pays ``multiple`` (the fees paid before are the
+    same either way), the new card unknown (``game_ways_jit``)."""
+    ways = game_ways_jit(v, value, dealer, discard, used)
+    nets = _way_nets(v, value, multiple)
+    total = 0.0
+    for k in range(4):
+        if ways[k]:  # each settled against a dealer ending it that way
+            total += ways[k] * nets[k]
     return total / (ways[0] + ways[1] + ways[2] + ways[3]) - v.ante_pays_no_qualify
+
+
+@njit(cache=True)
+def foreseen_game_gain_jit(v, value, multiple, dealer, discard, used):
+    """The expected gain of the game's choice over declining it when the player sees the
+    new card before deciding: each new card's gain where positive (he buys), else 0."""
+    ways = game_ways_jit(v, value, dealer, discard, used)
+    nets = _way_nets(v, value, multiple)
+    total = 0.0
+    for k in range(4):
+        if ways[k] and nets[k] > v.ante_pays_no_qualify:
+            total += ways[k] * (nets[k] - v.ante_pays_no_qualify)
+    return total / (ways[0] + ways[1] + ways[2] + ways[3])
 
 
 _BITS = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
@@ -373,10 +405,17 @@ def _buy_games(
 ):  # fmt: skip
     """Each box still in play decides whether to buy the non-qualifying dealer a game
     (``box_i[b, BOUGHT]``; refused when ``money[0]`` cannot pay its fee); one exchange
-    serves every box that bought it. Returns the dealer's value after it (as dealt when
+    serves every box that bought it (under ``GAME_FORESEEN`` the player sees the
+    card it brings before deciding). Returns the dealer's value after it (as dealt when
     no box bought)."""
     discard = dealer_discard_jit(v, dealer)
     dealer_mask = cards_mask_jit(dealer)
+    new_card, foreseen = -1, 0
+    if game_mode == GAME_FORESEEN:  # the card the exchange brings, seen before deciding
+        new_card = draw_card_jit(state, used)
+        kept, dealer[discard] = dealer[discard], new_card
+        foreseen = value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+        dealer[discard] = kept
     bought_any = False
     for box in range(hands.shape[0]):
         if box_i[box, FOLDED]:
@@ -389,6 +428,11 @@ def _buy_games(
             box_f[box, MULTIPLE] = multiple
             gain = exact_game_gain_jit(v, box_i[box, VALUE], multiple, dealer, discard, dead)
             bought = gain > 0
+        elif game_mode == GAME_FORESEEN:
+            multiple = bet_multiple_jit(v, final, box_i[box, VALUE])
+            box_f[box, MULTIPLE] = multiple
+            net = _bought_net(v, box_i[box, VALUE], multiple, foreseen)
+            bought = net > v.ante_pays_no_qualify
         elif game_mode == GameMode.RULES:
             bought = (
                 decide(strategy, Point.BUY_GAME, final, dealer[4], dead)[0] == Action.BUY_THE_GAME
@@ -403,7 +447,7 @@ def _buy_games(
         box_i[box, BOUGHT] = bought
         bought_any |= bought
     if bought_any:
-        dealer[discard] = draw_card_jit(state, used)
+        dealer[discard] = new_card if new_card >= 0 else draw_card_jit(state, used)
     return value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
 
 

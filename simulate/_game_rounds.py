@@ -18,6 +18,7 @@ from ._engine import (
     cards_mask_jit,
     draw_card_jit,
     exact_game_gain_jit,
+    foreseen_game_gain_jit,
     play_box_jit,
     round_state_jit,
 )
@@ -29,14 +30,17 @@ from .codes import DECISIONS
 @njit(cache=True, parallel=True)
 def situation_game_gains_jit(
     v, strategy, exact, draw_fees, forced, hands, upcards, bets_five, first, key, rounds,
-    gains, controls, bought,
+    gains, controls, bought, foreseen, foreseen_controls,
 ):  # fmt: skip
     """For situation ``j`` (``hands[j]``, ``upcards[j]``; its index ``first + j``):
     ``gains[j]`` the mean, over ``rounds`` rounds, of what buying the game exactly
     adds (in antes; zero where the dealer qualifies or the player folds),
     ``bought[j]`` the share of rounds in which it is bought, and ``controls[j]`` the
     same gain on the same dealer hands had the player bet his five cards where
-    ``bets_five[j]`` (and folded elsewhere), as the best play without draws does."""
+    ``bets_five[j]`` (and folded elsewhere), as the best play without draws does;
+    ``foreseen[j]`` and ``foreseen_controls[j]`` what seeing the card the dealer's
+    exchange brings adds to buying the game exactly, in the play and in the control
+    (each round's expectation over the new cards)."""
     for j in prange(hands.shape[0]):
         stream = round_state_jit(key, first + j)
         state = np.zeros(1, dtype=np.uint64)
@@ -49,7 +53,7 @@ def situation_game_gains_jit(
         dealt = five_mask | (np.int64(1) << upcard)
         five_value = hand_value_jit(hands[j])
         five_multiple = bet_multiple_jit(v, hands[j], five_value)
-        total, control, count = 0.0, 0.0, 0
+        total, control, count, seen_total, seen_control = 0.0, 0.0, 0, 0.0, 0.0
         for r in range(rounds):
             state[0] = round_state_jit(stream, r)
             used[0] = dealt
@@ -61,11 +65,15 @@ def situation_game_gains_jit(
             discard = dealer_discard_jit(v, dealer)
             dealer_mask = cards_mask_jit(dealer)
             if bets_five[j]:
-                control += max(
+                dead = five_mask | dealer_mask
+                gain = max(
                     0.0,
-                    exact_game_gain_jit(
-                        v, five_value, five_multiple, dealer, discard, five_mask | dealer_mask
-                    ),
+                    exact_game_gain_jit(v, five_value, five_multiple, dealer, discard, dead),
+                )
+                control += gain
+                seen_control += (
+                    foreseen_game_gain_jit(v, five_value, five_multiple, dealer, discard, dead)
+                    - gain
                 )
             hand[:5] = hands[j]
             seen[0] = five_mask
@@ -83,6 +91,10 @@ def situation_game_gains_jit(
             if gain > 0:
                 total += gain
                 count += 1
+            seen_total += foreseen_game_gain_jit(v, value, multiple, dealer, discard, dead)
+            seen_total -= max(gain, 0.0)
         gains[j] = total / rounds
         controls[j] = control / rounds
         bought[j] = count / rounds
+        foreseen[j] = seen_total / rounds
+        foreseen_controls[j] = seen_control / rounds

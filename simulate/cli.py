@@ -19,6 +19,7 @@ import pandas as pd
 from click.core import ParameterSource
 from tqdm import tqdm
 
+from . import protection
 from ._io import finite, write_atomic, write_json
 from .analysis import analysis_files, exact_analysis
 from .cards import CardError, format_cards, parse_cards
@@ -877,6 +878,20 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     "(nothing written).",
 )
 @click.option(
+    "--exchange-card",
+    is_flag=True,
+    help="Only the card the dealer's exchange brings seen before buying his game, in "
+    "games that sell it (nothing written).",
+)
+@click.option(
+    "--exchange-rounds",
+    default=protection.EXCHANGE_ROUNDS,
+    show_default=True,
+    type=click.IntRange(min=2 * 4096),
+    help="Rounds played each way, seeing the dealer's exchange card and not (Six-Card's "
+    "optimal play: about 35 s a side here).",
+)
+@click.option(
     "--samples",
     type=click.IntRange(min=2),
     help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
@@ -898,17 +913,17 @@ def _print_sampled(game, result: SampledOptimum) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 def protect_command(
-    variant, hole, shared, next_card, samples, shared_samples, seed, out_dir, as_json
-):
+    variant, hole, shared, next_card, exchange_card, exchange_rounds, samples, shared_samples,
+    seed, out_dir, as_json,
+):  # fmt: skip
     """What leaked and shared cards are worth in VARIANT: the RTP under optimal play when
     the player also sees 0 to 4 of the dealer's hole cards (a flashed or marked card, a
     hand seen whole), when he sees 0 to 4 other players' hands and, in games with
-    draws, the next card of the deck before he decides. Without --hole, --shared or
-    --next-card, every table, written to results/VARIANT/protection.json and .txt."""
-    from . import protection
-
-    if (hole is not None) + (shared is not None) + next_card > 1:
-        raise InputError("give one of --hole, --shared and --next-card, not more")
+    draws, the next card of the deck before he decides; where the dealer's game is sold,
+    the RTP when the card his exchange brings is seen before buying it. Without a
+    table's option, every table, written to results/VARIANT/protection.json and .txt."""
+    if (hole is not None) + (shared is not None) + next_card + exchange_card > 1:
+        raise InputError("give one of --hole, --shared, --next-card and --exchange-card, not more")
     game = load_variant(variant)
     bar, progress = _stages_bar(game.name)
     with bar:
@@ -926,25 +941,30 @@ def protect_command(
             stage = functools.partial(progress, "next card seen")
             row = protection.flashed_card_rtp(game, 1, samples=samples, seed=seed, progress=stage)
             tables = {"next_card": pd.DataFrame([row])}
+        elif exchange_card:
+            stage = functools.partial(progress, "exchange card seen")
+            rows = protection.exchange_card_rtp(
+                game, rounds=exchange_rounds, seed=seed, progress=stage
+            )
+            tables = {"dealer_exchange": pd.DataFrame(rows)}
         else:
             tables = protection.protection_tables(
-                game, samples=samples, shared_samples=shared_samples, seed=seed, progress=progress
-            )
-    shown = {
-        name: table[[protection.TABLES[name][0], *protection.COLUMNS]]
-        for name, table in tables.items()
-    }
+                game, samples=samples, shared_samples=shared_samples, seed=seed,
+                progress=progress, exchange_rounds=exchange_rounds,
+            )  # fmt: skip
+    shown = {name: protection.shown(name, table) for name, table in tables.items()}
     data = {
         "software": software(),
         "variant": game.record(),
-        "what": "RTP under optimal play when the player also sees more cards",
+        "what": "RTP when the player also sees more cards, under optimal play unless a "
+        "table's rows name their strategy",
         "methods": protection.methods(game),
         "seed": seed,
     } | {name: table.to_dict(orient="records") for name, table in tables.items()}
-    if hole is None and shared is None and not next_card:
+    if hole is None and shared is None and not next_card and not exchange_card:
         text = "".join(
-            f"{game.title} ({game.name}), optimal play, {protection.TABLES[name][1]} (studsim "
-            f"{__version__}, seed {seed})\n\n"
+            f"{game.title} ({game.name}), {_played(table)} play, {protection.TABLES[name][1]} "
+            f"(studsim {__version__}, seed {seed})\n\n"
             + table.to_string(index=False, float_format=lambda x: f"{x:.6f}")
             + "\n\n"
             for name, table in shown.items()
@@ -954,9 +974,14 @@ def protect_command(
     if as_json:
         print_json(data)
         return
-    click.echo(f"{game.title} ({game.name}): optimal play seeing more cards")
+    click.echo(f"{game.title} ({game.name}): play seeing more cards")
     for name, table in shown.items():
         _print_frame(table, protection.TABLES[name][1])
+
+
+def _played(table: pd.DataFrame) -> str:
+    """The strategy of a protection table: optimal, or the one its rows name."""
+    return table["strategy"].iloc[0] if "strategy" in table else "optimal"
 
 
 @main.command("game-buy")

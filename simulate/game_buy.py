@@ -123,7 +123,7 @@ def game_buy_gain(
     plans = bought, dataclasses.replace(bought, game_mode=GameMode.NEVER)
     results = []
     for side, plan in enumerate(plans):
-        played = _shifted(progress, side * rounds, 2 * rounds) if progress else None
+        played = shifted_progress(progress, side * rounds, 2 * rounds) if progress else None
         results.append(run(variant, plan, rounds, seed=seed, threads=threads, progress=played))
     if any(result.interrupted for result in results):
         raise KeyboardInterrupt
@@ -133,7 +133,7 @@ def game_buy_gain(
     return GameBuyGain(rounds, seed, gain, se)
 
 
-def _shifted(progress: Callable[[int, int], None], before: int, total: int) -> Callable:
+def shifted_progress(progress: Callable[[int, int], None], before: int, total: int) -> Callable:
     """The progress of one run of several: called with the rounds of all so far."""
     return lambda done: progress(before + done, total)
 

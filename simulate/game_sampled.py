@@ -27,9 +27,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
+from ._engine import GAME_FORESEEN
 from ._exact import thrown_count_jit
 from ._exact_play import no_decisions, situation_key_jit
 from ._game_rounds import situation_game_gains_jit
@@ -40,7 +42,7 @@ from .compare import paired_difference
 from .exact import first_options, needs_pair_tables, value_lists
 from .optimal import hand_class_maps, no_draw_plays, optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays
-from .optimal_sampled import SampledOptimum, best_options
+from .optimal_sampled import SampledOptimum, best_options, saved_sampled_optimum
 from .simulation import DEFAULT_SEED, Z_999, run
 from .variant import Variant
 
@@ -48,8 +50,10 @@ __all__ = [
     "CONTROL_ROUNDS",
     "SITUATION_ROUNDS",
     "SampledGameGain",
+    "SituationGains",
     "best_choices",
     "control_gain",
+    "foreseen_card_gain",
     "sampled_game_gain",
     "saved_sampled_game_gain",
     "situation_game_gains",
@@ -63,6 +67,23 @@ BLOCK = 100
 """Situations measured between two saves."""
 _EV_TOLERANCE = 1e-9
 _ARRAYS = ("choices", "gains", "controls", "bought")  # one value per situation
+
+
+class SituationGains(NamedTuple):
+    """What the dealer's game adds in each of some situations, each a mean over its
+    rounds (``_game_rounds``)."""
+
+    gains: np.ndarray
+    """Buying it exactly, in antes."""
+    controls: np.ndarray
+    """The same had the player bet his five cards or folded as the best play without
+    draws does, on the same dealer hands."""
+    bought: np.ndarray
+    """The share of rounds in which it is bought."""
+    foreseen: np.ndarray
+    """What seeing the card the dealer's exchange brings adds to buying it exactly."""
+    foreseen_controls: np.ndarray
+    """The same in the control."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +219,8 @@ def sampled_game_gain(
             gain,
             choices=np.concatenate([gain.choices, choices]),
             **{
-                name: np.concatenate([getattr(gain, name), values])
-                for name, values in zip(_ARRAYS[1:], measured, strict=True)
+                name: np.concatenate([getattr(gain, name), getattr(measured, name)])
+                for name in _ARRAYS[1:]
             },
         )
         _save(variant, gain, path)
@@ -215,15 +236,65 @@ def sampled_game_gain(
 
 
 def control_gain(
-    variant: Variant, rounds: int = CONTROL_ROUNDS, *, seed: int = DEFAULT_SEED
+    variant: Variant,
+    rounds: int = CONTROL_ROUNDS,
+    *,
+    seed: int = DEFAULT_SEED,
+    foreseen: bool = False,
 ) -> tuple[float, float]:
     """(mean, standard error) over the whole game of what buying the game exactly adds to
-    the best play without draws: that play simulated on paired deals, the game bought
-    exactly and never."""
+    the best play without draws (``foreseen``: what seeing the card the dealer's
+    exchange brings adds to that): the play simulated on paired deals, the game bought
+    exactly and never (bought seeing the card and exactly)."""
     bought = optimal_strategy(variant, draws=False)
-    plans = bought, dataclasses.replace(bought, game_mode=GameMode.NEVER)
+    if foreseen:
+        plans = dataclasses.replace(bought, game_mode=GAME_FORESEEN), bought
+    else:
+        plans = bought, dataclasses.replace(bought, game_mode=GameMode.NEVER)
     results = [run(variant, plan, rounds, seed=seed) for plan in plans]
     return paired_difference(*results)
+
+
+def foreseen_card_gain(
+    variant: Variant,
+    *,
+    control_rounds: int = CONTROL_ROUNDS,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """What seeing the card the dealer's exchange brings, before buying his game, adds to
+    optimal play buying it exactly, where that play is sampled: on the situations and
+    rounds of the shipped measurement (``saved_sampled_game_gain``), each round's
+    gain its expectation over the new cards, measured against the same gain in the
+    control (``control_gain``, over ``control_rounds`` paired deals). Returns the gain,
+    its standard error (both parts' combined) and how it was measured."""
+    sampled = saved_sampled_optimum(variant)
+    game = saved_sampled_game_gain(variant) if sampled else None
+    if game is None or game.sample_seed != sampled.seed or len(game.gains) < 2:
+        raise ValueError(
+            f"{variant.name}: the dealer's game is not measured on its sampled "
+            f"situations yet (studsim game-buy {variant.name})"
+        )
+    differences = []
+    for start in range(0, len(game.gains), BLOCK):
+        part = slice(start, min(start + BLOCK, len(game.gains)))
+        measured = situation_game_gains(
+            variant, sampled.classes[part], sampled.upcards[part].astype(np.int64),
+            game.choices[part], game.rounds, seed=game.seed, first=start,
+        )  # fmt: skip
+        differences.append(measured.foreseen - measured.foreseen_controls)
+        if progress:
+            progress(part.stop, len(game.gains))
+    difference = np.concatenate(differences)
+    mean, se = control_gain(variant, control_rounds, seed=game.seed, foreseen=True)
+    spread = float(difference.std(ddof=1)) / math.sqrt(len(difference))
+    return {
+        "gain": mean + float(difference.mean()),
+        "standard_error": math.hypot(se, spread),
+        "situations": len(difference),
+        "rounds_per_situation": game.rounds,
+        "control_rounds": control_rounds,
+        "seed": game.seed,
+    }
 
 
 def best_choices(
@@ -280,11 +351,11 @@ def situation_game_gains(
     *,
     seed: int = DEFAULT_SEED,
     first: int = 0,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the game's gain, the control's gain, the share of rounds the game is bought) in
-    each situation (class of five cards, upcard) played with its first option
-    ``choices`` over ``rounds`` rounds; situation ``j``'s rounds from the seed and its
-    index ``first + j`` alone."""
+) -> SituationGains:
+    """What buying the game exactly adds in each situation (class of five cards, upcard)
+    played with its first option ``choices`` over ``rounds`` rounds, and the rest of
+    ``SituationGains``; situation ``j``'s rounds from the seed and its index
+    ``first + j`` alone."""
     reps, class_of, perm_of, perms = hand_class_maps()
     hands = reps[classes]
     upcards = np.asarray(upcards, dtype=np.int64)
@@ -300,12 +371,12 @@ def situation_game_gains(
     )  # fmt: skip
     bets_five = no_draw_plays(variant)[keys // 52, keys % 52]
     fees, forced = variant.draw_arrays()
-    gains, controls, bought = np.empty(len(hands)), np.empty(len(hands)), np.empty(len(hands))
+    gains = SituationGains(*np.empty((len(SituationGains._fields), len(hands))))
     situation_game_gains_jit(
         variant.arrays(), optimal_strategy(variant).decider, exact, fees, forced, hands,
-        upcards, bets_five, first, np.uint64(seed), rounds, gains, controls, bought,
+        upcards, bets_five, first, np.uint64(seed), rounds, *gains,
     )  # fmt: skip
-    return gains, controls, bought
+    return gains
 
 
 def _situation_keys(hands: np.ndarray, upcards: np.ndarray) -> np.ndarray:

@@ -17,10 +17,16 @@ gain is its best EV seeing the cards less the EV, with them, of the blind
 player's choices (his first option, each draw bet or folded as he would): never below
 0, and over the cards seen the blind player's EV is his EV without them, which each
 row also checks (``blind_difference``).
+
+Where the dealer's game is sold (Six-Card, Russian, 1-2-5), the player who sees the
+card the dealer's exchange brings buys the game exactly when that card makes it pay:
+measured on paired deals where the whole game's optimal play is simulated, on the
+sampled situations where it is sampled (``exchange_card_rtp``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import time
@@ -29,13 +35,21 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from . import _engine as engine
 from . import _protection as kernels
 from . import _protection_draws as draw_kernels
 from ._exact import canonical_hands_jit
+from .catalog import load_strategy
+from .codes import GameMode
+from .compare import paired_difference
 from .exact import first_options, value_lists
+from .game_buy import shifted_progress
+from .game_sampled import foreseen_card_gain
+from .optimal import optimal_strategy
 from .optimal_game import situation_tables, supports_exact_draws
 from .optimum import optimal_rtp
-from .simulation import DEFAULT_SEED, Z95, Z_999, _key
+from .simulation import DEFAULT_SEED, Z95, Z_999, _key, run
+from .strategy import Strategy
 from .variant import Variant, load_variant
 
 __all__ = [
@@ -45,6 +59,7 @@ __all__ = [
     "METHODS",
     "TABLES",
     "covers",
+    "exchange_card_rtp",
     "flashed_card_rtp",
     "hole_card_rtp",
     "methods",
@@ -59,6 +74,8 @@ DEFAULT_SAMPLES = 1_000_000
 DEFAULT_SHARED_SAMPLES = 200_000
 DEFAULT_DRAW_SAMPLES = 100_000
 DEFAULT_DRAW_SHARED_SAMPLES = 20_000
+EXCHANGE_ROUNDS = 2**24
+"""Paired rounds of the dealer's exchange card seen (16.8 million a side)."""
 """Situations sampled per figure in games with draws (each weighed in 1 to 41 ms)."""
 MAX_SHARED_HANDS = 4
 SAMPLE_BLOCK = 65_536
@@ -76,6 +93,18 @@ COVERED = (
     "one or two cards (oasis, six-card)"
 )
 """The games the protection figures weigh (``covers``), as errors name them."""
+EXCHANGE_METHODS = {
+    "paired": "the dealer's game bought exactly (his hand and his discard seen), and bought "
+    "seeing the card his exchange brings, played on the same deals; the gain is the paired "
+    "difference (standard error by batch means); the first row under optimal play is the "
+    "exact optimal RTP with the game's measured gain, else the strategy's simulated RTP",
+    "sampled situations": "the sampled situations of optimal play, each played again on "
+    "the rounds that measured the game's gain: each round's gain of seeing the card his "
+    "exchange brings (its expectation over the new cards) against the same gain had the "
+    "player bet or folded his five cards, whose mean over the whole game is simulated on "
+    "paired deals; the first row is the sampled optimal RTP with the game's measured gain",
+}
+"""How the card the dealer's exchange brings, seen, is measured (``exchange_card_rtp``)."""
 NEVER_BOUGHT = "never bought, as in the optimal RTP"
 """The dealer's game in the figures, where the rules sell it."""
 COLUMNS = ["rtp", "house_edge", "gain_over_optimal", "standard_error", "method"]
@@ -84,8 +113,19 @@ TABLES = {
     "hole_cards": ("hole_cards_known", "the dealer's hole cards seen"),
     "shared_hands": ("other_hands_seen", "other players' hands seen"),
     "next_card": ("next_cards_seen", "the next card of the deck seen before the draw"),
+    "dealer_exchange": (
+        "exchange_cards_seen",
+        "the card the dealer's exchange brings seen before buying his game",
+    ),
 }
 """The protection tables: their names, the column of what is seen, their titles."""
+_SHOWN = {"dealer_exchange": ["strategy", "rtp", "house_edge", "gain", "standard_error", "method"]}
+
+
+def shown(name: str, table: pd.DataFrame) -> pd.DataFrame:
+    """The columns of protection table ``name`` shown in tables: what is seen, then
+    ``COLUMNS`` (the dealer's exchange: the strategy and the gain over not seeing it)."""
+    return table[[TABLES[name][0], *_SHOWN.get(name, COLUMNS)]]
 
 
 @functools.cache
@@ -99,10 +139,19 @@ def _optimal_rtp(variant: Variant) -> float:
 
 
 def methods(variant: Variant) -> dict[str, str]:
-    """``METHODS``, and where the dealer's game can be bought, that it never is."""
+    """``METHODS`` of the tables ``protection_tables`` gives for ``variant``: where the
+    dealer's game can be bought, that the others never buy it, and how his exchange
+    card seen is measured."""
     if variant.buy_game is None:
         return METHODS
-    return METHODS | {"dealer's game": NEVER_BOUGHT}
+    method = "sampled situations" if _sampled_play(variant) else "paired"
+    exchange = {method: EXCHANGE_METHODS[method]}
+    return METHODS | {"dealer's game": NEVER_BOUGHT} | exchange if covers(variant) else exchange
+
+
+def _sampled_play(variant: Variant) -> bool:
+    """Whether optimal play in ``variant`` is known on sampled situations alone."""
+    return variant.has_draws and not supports_exact_draws(variant)
 
 
 def covers(variant: Variant) -> bool:
@@ -250,6 +299,85 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
     return row
 
 
+def exchange_card_rtp(
+    variant: Variant | str,
+    strategy: Strategy | str | None = None,
+    rounds: int = EXCHANGE_ROUNDS,
+    *,
+    seed: int = DEFAULT_SEED,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict]:
+    """Where the dealer's game can be bought: the RTP when the player buys it exactly
+    (seeing the dealer's hand and the card he discards) and when he also sees the card
+    the exchange will bring. Under optimal play (``strategy`` None) where the table of
+    the whole game is shipped (Six-Card), and under any other ``strategy``, from
+    ``rounds`` rounds played both ways on the same deals (the paired difference's
+    standard error by batch means); where optimal play is sampled (Russian, 1-2-5), on
+    its sampled situations (``game_sampled.foreseen_card_gain``, the control over
+    ``rounds`` paired deals). The first row is the optimal RTP with the game's measured
+    gain, or the strategy's simulated RTP."""
+    variant = load_variant(variant)
+    if variant.buy_game is None:
+        raise ValueError(f"{variant.name}: the dealer's game cannot be bought")
+    if strategy is None and _sampled_play(variant):
+        return _sampled_exchange_rows(variant, rounds, progress)
+    plan = optimal_strategy(variant) if strategy is None else load_strategy(strategy, variant)
+    if plan.game_mode != GameMode.EXACT:
+        raise ValueError(f"{plan.name}: does not buy the dealer's game exactly")
+    foreseen = dataclasses.replace(plan, game_mode=engine.GAME_FORESEEN)
+    results = []
+    for side, played in enumerate((plan, foreseen)):
+        shifted = progress and shifted_progress(progress, side * rounds, 2 * rounds)
+        results.append(run(variant, played, rounds, seed=seed, threads=threads, progress=shifted))
+    if any(result.interrupted for result in results):
+        raise KeyboardInterrupt
+    gain, gain_se = paired_difference(results[1], results[0])
+    if math.isnan(gain_se):
+        raise ValueError(f"the paired rounds need at least two blocks, got {rounds:,}")
+    with_game = optimal_rtp(variant).get("with_game") if strategy is None else None
+    if with_game is not None:
+        bought = (with_game["rtp"], _se_of(with_game["rtp_interval_999"]), "exact + game gain")
+    else:
+        summary = results[0].summary
+        bought = (summary["rtp"], summary["standard_error"], "simulated")
+    common = {"strategy": plan.name, "rounds": rounds, "seed": seed}
+    return _exchange_rows(bought, (gain, gain_se, "paired"), common)
+
+
+def _sampled_exchange_rows(variant: Variant, rounds: int, progress) -> list[dict]:
+    with_game = optimal_rtp(variant).get("with_game")
+    if with_game is None:
+        raise ValueError(
+            f"{variant.name}: the dealer's game is not measured on its sampled situations "
+            f"yet (studsim game-buy {variant.name})"
+        )
+    measured = foreseen_card_gain(variant, control_rounds=rounds, progress=progress)
+    bought = (with_game["rtp"], _se_of(with_game["rtp_interval_999"]), "sampled + game gain")
+    gain = (measured.pop("gain"), measured.pop("standard_error"), "sampled situations")
+    return _exchange_rows(bought, gain, {"strategy": "optimal"} | measured)
+
+
+def _exchange_rows(bought: tuple, gain: tuple, common: dict) -> list[dict]:
+    """The rows of the dealer's exchange card unseen and seen: ``bought`` the (RTP,
+    standard error, method) of the game bought exactly, ``gain`` what seeing the card
+    adds."""
+    (rtp, se, bought_method), (added, added_se, method) = bought, gain
+    rows = [
+        {"exchange_cards_seen": 0, "rtp": rtp, "standard_error": se, "method": bought_method,
+         "gain": 0.0, "gain_standard_error": 0.0},
+        {"exchange_cards_seen": 1, "rtp": rtp + added, "standard_error": math.hypot(se, added_se),
+         "method": method, "gain": added, "gain_standard_error": added_se},
+    ]  # fmt: skip
+    return [row | common | {"house_edge": 1 - row["rtp"]} for row in rows]
+
+
+def _se_of(interval: list[float]) -> float:
+    """The standard error of a 99.9% normal interval."""
+    low, high = interval
+    return (high - low) / (2 * Z_999)
+
+
 def _se(values: np.ndarray) -> float:
     return float(values.std(ddof=1) / math.sqrt(len(values)))
 
@@ -344,16 +472,28 @@ def protection_tables(
     seed: int = DEFAULT_SEED,
     progress: Callable[[str, int, int], None] | None = None,
     enumerated: tuple[int, ...] = ENUMERATED,
+    exchange_rounds: int = EXCHANGE_ROUNDS,
 ) -> dict[str, pd.DataFrame]:
-    """The tables of ``TABLES``: ``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated
-    where in ``enumerated``, else from ``samples``; games with draws sample all but
-    none), ``shared_hands_rtp`` for 0 to 4 other hands seen (from ``shared_samples``)
-    and, in games with draws, ``flashed_card_rtp`` (from ``samples``)."""
+    """The tables of ``TABLES`` that weigh ``variant``: where ``covers`` it,
+    ``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated where in ``enumerated``,
+    else from ``samples``; games with draws sample all but none), ``shared_hands_rtp``
+    for 0 to 4 other hands seen (from ``shared_samples``) and, in games with draws,
+    ``flashed_card_rtp`` (from ``samples``); where the dealer's game is sold,
+    ``exchange_card_rtp`` (from ``exchange_rounds``)."""
     variant = load_variant(variant)
 
     def stage(name: str):
         return progress and (lambda done, total: progress(name, done, total))
 
+    exchange = {}
+    if variant.buy_game is not None:
+        rows = exchange_card_rtp(
+            variant, rounds=exchange_rounds, seed=seed, progress=stage("exchange card seen")
+        )
+        exchange["dealer_exchange"] = pd.DataFrame(rows)
+        if not covers(variant):
+            return exchange
+    _check(variant, 0, 0, "")
     holes = [
         hole_card_rtp(
             variant,
@@ -387,4 +527,4 @@ def protection_tables(
             for seen in (0, 1)
         ]
         tables["next_card"] = pd.DataFrame(flashed)
-    return tables
+    return tables | exchange

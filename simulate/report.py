@@ -38,13 +38,13 @@ from .exact import exact_covers, exact_game
 from .optimal_game import optimal_result
 from .optimum import optimal_rtp
 from .protection import (
-    COLUMNS,
     COVERED,
     HOLE_CARDS,
     TABLES,
     covers,
     methods,
     protection_tables,
+    shown,
 )
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
@@ -225,8 +225,11 @@ def build_report(
             f"it states, got {rounds:,}"
         )
     variant = load_variant(variant)
-    if protection and not covers(variant):
-        raise ValueError(f"{variant.name}: the protection section covers {COVERED}")
+    if protection and not covers(variant) and variant.buy_game is None:
+        raise ValueError(
+            f"{variant.name}: the protection section covers {COVERED}, and games selling "
+            "the dealer's game"
+        )
     plan = load_strategy(strategy, variant)
     if target_se is None:
         simulation = run(variant, plan, rounds, seed=seed, threads=threads)
@@ -346,13 +349,11 @@ def _protection_section(
             "The RTP under optimal play when the player also sees some of the dealer's "
             "hidden cards (a flashed or marked card, a hand seen whole), when he sees "
             "other players' hands (shared across seats: dead cards for the dealer's hand) "
-            "and, where cards are drawn, the next card of the deck before he decides. "
+            "and, where cards are drawn, the next card of the deck before he decides; where "
+            "the dealer's game is sold, the card his exchange brings seen before buying it. "
             + " ".join(f"{name.capitalize()}: {text}." for name, text in notes.items()),
         ],
-        [
-            (TABLES[name][1].capitalize(), table[[TABLES[name][0], *COLUMNS]])
-            for name, table in tables.items()
-        ],
+        [(TABLES[name][1].capitalize(), shown(name, table)) for name, table in tables.items()],
     )
 
 

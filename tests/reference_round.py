@@ -50,6 +50,7 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
     bought, after = [False] * boxes, None
     if not oracle.qualifies(game, named(dealer)) and "buy_game" in game:
         discard = oracle.dealer_discard(game, named(dealer))
+        foreseen = draw() if strategy.game_mode == engine.GAME_FORESEEN else None
         for box, (hand, fees, folded, taken, known) in enumerate(boxes_played):
             if folded:
                 continue
@@ -70,11 +71,28 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
                     for new in unseen
                 ]
                 bought[box] = sum(gains) / len(gains) > declined
+            elif foreseen is not None:  # he sees the card the exchange brings
+                declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
+                bought[box] = (
+                    oracle.settle(
+                        game,
+                        named(hand),
+                        named(dealer),
+                        fees=fees,
+                        bought=True,
+                        dealer_after=[
+                            format_card(foreseen) if c == discard else c for c in named(dealer)
+                        ],
+                    )[0]
+                    > declined
+                )
             elif strategy.game_mode == GameMode.RULES:
                 bought[box] = decide(Point.BUY_GAME, hand, dead)[0] == Action.BUY_THE_GAME
-            taken.append("bought game" if bought[box] else "declined game")
+            seen = ", card seen" if foreseen is not None else ""
+            taken.append(("bought game" if bought[box] else "declined game") + seen)
         if any(bought):
-            after = [format_card(draw()) if c == discard else c for c in named(dealer)]
+            new = foreseen if foreseen is not None else draw()
+            after = [format_card(new) if c == discard else c for c in named(dealer)]
     results = []
     for box, (hand, fees, folded, taken, _) in enumerate(boxes_played):
         net, outcome = oracle.settle(

@@ -26,6 +26,7 @@ from simulate.optimal import hand_class_maps
 from simulate.optimal_game import optimal_table
 from simulate.optimal_sampled import sample_situations, saved_sampled_optimum
 from simulate.optimum import optimal_rtp
+from simulate.protection import exchange_card_rtp
 from simulate.simulation import Z_999
 from simulate.variant import load_variant
 
@@ -76,7 +77,7 @@ def test_a_situation_s_gain_agrees_with_every_deal_counted(hand, upcard, kind, t
     choice = next(i for i, (k, kept) in enumerate(options) if k == kind and kept == keep)
     klass, up = _class_and_upcard(hand, upcard)
     rep = hand_class_maps()[0][klass]
-    gains, controls, bought = situation_game_gains(
+    gains, controls, bought, *_ = situation_game_gains(
         variant, np.full(REPEATS, klass), np.full(REPEATS, up), np.full(REPEATS, choice), ROUNDS
     )
     exact = _exact_gain(variant, rep, up, kind, options[choice, 1])
@@ -135,7 +136,8 @@ def test_the_measurement_resumes_and_gives_the_rtp_with_the_game(tmp_path, monke
 def test_sampled_situations_measure_the_gain_of_the_whole_game_in_six_card():
     """In Six-Card, whose whole game the engine plays from its table, the gain measured
     on 400 situations dealt at random against the control agrees with the engine's
-    paired measurement over the whole game (shipped) within their 99.9% interval."""
+    paired measurement over the whole game (shipped) within their 99.9% interval; so
+    does what seeing the dealer's exchange card adds, measured both ways here."""
     variant = load_variant("six-card")
     reps, table = hand_class_maps()[0], optimal_table(variant)
     blocks = [sample_situations(5, block) for block in range(20)]
@@ -143,7 +145,8 @@ def test_sampled_situations_measure_the_gain_of_the_whole_game_in_six_card():
     upcards = np.concatenate([block[1] for block in blocks])
     keys = game_sampled._situation_keys(reps[classes], upcards)
     choices = table[keys // 52, keys % 52].astype(np.int64)
-    gains, controls, _ = situation_game_gains(variant, classes, upcards, choices, 1024)
+    measured = situation_game_gains(variant, classes, upcards, choices, 1024)
+    gains, controls = measured.gains, measured.controls
     mean, se = control_gain(variant, 2**22, seed=5)
     difference = gains - controls
     estimate = mean + difference.mean()
@@ -151,6 +154,16 @@ def test_sampled_situations_measure_the_gain_of_the_whole_game_in_six_card():
     engine = saved_game_gain(variant)
     assert abs(estimate - engine.gain) <= Z_999 * math.hypot(spread, engine.standard_error)
     assert difference.std() < gains.std() / 2  # the control narrows it
+    # seeing the card the exchange brings: each round's expectation against the engine
+    # buying on the card drawn, on paired deals
+    mean, se = control_gain(variant, 2**22, seed=5, foreseen=True)
+    difference = measured.foreseen - measured.foreseen_controls
+    estimate = mean + difference.mean()
+    spread = math.hypot(se, difference.std(ddof=1) / math.sqrt(len(gains)))
+    seen = exchange_card_rtp(variant, rounds=2**21, seed=6)[1]
+    paired = seen["gain"], seen["gain_standard_error"]
+    assert abs(estimate - paired[0]) <= Z_999 * math.hypot(spread, paired[1])
+    assert (measured.foreseen >= 0).all() and estimate > 10 * spread
 
 
 @pytest.mark.parametrize("name", ["russian", "six-card-125"])

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from simulate._engine import exact_game_gain_jit
+from simulate._engine import exact_game_gain_jit, foreseen_game_gain_jit
 from simulate._evaluator import hand_value_jit
 from simulate._exact import situation_tables_jit
 from simulate._game_value import (
@@ -52,7 +52,8 @@ def bet_with_game(variant, final, upcard, pool):
 def test_the_engine_s_game_gain_settles_every_new_card(name):
     """The engine's gain of buying the game (each rank of new card weighed once) against
     every new card settled one by one, on 2,000 non-qualifying dealer hands and final
-    hands of five or six cards dealt at random, the player's cards and others seen."""
+    hands of five or six cards dealt at random, the player's cards and others seen; so
+    is the gain when the player sees the new card before deciding."""
     v = load_variant(name).arrays()
     rng = np.random.default_rng(21)
     checked = suited = 0
@@ -76,6 +77,9 @@ def test_the_engine_s_game_gain_settles_every_new_card(name):
         declined = v.ante_pays_no_qualify
         gain = exact_game_gain_jit(v, value, multiple, dealer, discard, used)
         assert gain == pytest.approx(np.mean(nets) - declined, abs=1e-12)
+        foreseen = foreseen_game_gain_jit(v, value, multiple, dealer, discard, used)
+        assert foreseen == pytest.approx(np.maximum(np.subtract(nets, declined), 0).mean())
+        assert foreseen >= max(gain, 0) - 1e-12
         suited += len({int(c) & 3 for c in np.delete(dealer, discard)}) == 1
         checked += 1
     assert suited > 20  # the flushes the new card can make are weighed too

@@ -155,7 +155,7 @@ def test_report_with_the_protection_section(tmp_path, monkeypatch):
     out = write_report(report, tmp_path / "r")
     assert "11. Game protection" in pdf_text(out / "report.pdf")
     with pytest.raises(ValueError, match="protection section covers games decided by folding"):
-        build_report("russian", "basic", 8_192, seed=2, protection=True)
+        build_report("oasis-classic", "basic", 8_192, seed=2, protection=True)
 
 
 def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):

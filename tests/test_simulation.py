@@ -1,3 +1,4 @@
+import dataclasses
 import json
 import math
 from collections import Counter
@@ -256,6 +257,9 @@ action = "fold"
 def strategies_to_check(tmp_path):
     for name in ["caribbean", "oasis", "oasis-classic", "russian", "six-card", "six-card-125"]:
         yield name, load_strategy("basic", name)
+    for name in ["russian", "six-card", "six-card-125"]:  # the dealer's exchange card seen
+        basic = load_strategy("basic", name)
+        yield name, dataclasses.replace(basic, game_mode=engine.GAME_FORESEEN)
     for label, (variant, text) in STRATEGY_FILES.items():
         path = tmp_path / f"{label}.toml"
         path.write_text(text)
@@ -347,6 +351,10 @@ def test_engine_rounds_equal_the_plain_reference_and_settlement(tmp_path):
         "russian: bought game",
         "six-card-125: exchange 1",
         "six-card-125: bought game",
+        "six-card: bought game, card seen",
+        "six-card: declined game, card seen",
+        "russian: bought game, card seen",
+        "six-card-125: bought game, card seen",
         "russian: play after draw",
         "russian: fold after draw",
     ]:
