@@ -56,36 +56,20 @@ def reference_round(variant, strategy, key, index, boxes=1, open_boxes=1, share_
                 continue
             dealt = {c for c in range(52) if used[0] >> c & 1}
             dead = dealt if share_seen else known | set(dealer)  # every card seen
+            declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
+
+            def bought_net(new, hand=hand, fees=fees):
+                after = [new if c == discard else c for c in named(dealer)]
+                return oracle.settle(
+                    game, named(hand), named(dealer), fees=fees, bought=True, dealer_after=after
+                )[0]
+
             if strategy.game_mode == GameMode.EXACT:
                 unseen = named(c for c in range(52) if c not in dead)
-                declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
-                gains = [
-                    oracle.settle(
-                        game,
-                        named(hand),
-                        named(dealer),
-                        fees=fees,
-                        bought=True,
-                        dealer_after=[new if c == discard else c for c in named(dealer)],
-                    )[0]
-                    for new in unseen
-                ]
+                gains = [bought_net(new) for new in unseen]
                 bought[box] = sum(gains) / len(gains) > declined
             elif foreseen is not None:  # he sees the card the exchange brings
-                declined = oracle.settle(game, named(hand), named(dealer), fees=fees)[0]
-                bought[box] = (
-                    oracle.settle(
-                        game,
-                        named(hand),
-                        named(dealer),
-                        fees=fees,
-                        bought=True,
-                        dealer_after=[
-                            format_card(foreseen) if c == discard else c for c in named(dealer)
-                        ],
-                    )[0]
-                    > declined
-                )
+                bought[box] = bought_net(format_card(foreseen)) > declined
             elif strategy.game_mode == GameMode.RULES:
                 bought[box] = decide(Point.BUY_GAME, hand, dead)[0] == Action.BUY_THE_GAME
             seen = ", card seen" if foreseen is not None else ""
