@@ -8,6 +8,7 @@ import json
 import math
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
@@ -117,6 +118,11 @@ def print_json(data) -> None:
     click.echo(json.dumps(finite(data), indent=2))
 
 
+def _show_warning(message, *_) -> None:
+    """A warning as one line on stderr: ``Warning: ...``."""
+    click.echo(f"Warning: {message}", err=True)
+
+
 class StudsimGroup(click.Group):
     """A command group whose errors are one line on stderr: ``Error: ...``, exit status 2."""
 
@@ -124,7 +130,9 @@ class StudsimGroup(click.Group):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                code = super().main(*args, standalone_mode=False, **kwargs)
         except click.ClickException as error:
             click.echo(f"Error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)

@@ -14,8 +14,11 @@ the simulator's ``optimal`` reads.
 
 from __future__ import annotations
 
+import filecmp
+import functools
 import math
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -459,13 +462,27 @@ def keep_arrays(name: str, arrays: dict, path: Path | None = None) -> Path:
 
 def kept_arrays(name: str) -> dict | None:
     """The arrays of the file ``name`` shipped with the package, else kept in the cache;
-    None where neither has it."""
+    None where neither has it. Where both are there and differ, warns (once) that the
+    shipped one is read."""
     shipped = resources.files("simulate") / "tables" / name
     for path in (shipped, cache_dir() / name):
         with resources.as_file(path) as real:
             if (saved := read_npz(real)) is not None:
+                if path is shipped:
+                    _warn_if_cache_differs(name, real)
                 return saved
     return None
+
+
+@functools.cache
+def _warn_if_cache_differs(name: str, shipped: Path) -> None:
+    cached = cache_dir() / name
+    if cached.is_file() and not filecmp.cmp(shipped, cached, shallow=False):
+        warnings.warn(
+            f"the cache holds another run of {name} than the one shipped with the package, "
+            f"which is read ({cached}; to read it, ship it: studsim exact ... --table)",
+            stacklevel=3,
+        )
 
 
 def _saved_table(variant) -> dict | None:

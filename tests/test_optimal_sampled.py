@@ -300,3 +300,26 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     if thin > 1:
         samples += f"-thin{thin}-{proxy_code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
+
+
+def test_a_different_run_in_the_cache_than_the_shipped_one_is_one_warning(tmp_path, monkeypatch):
+    """The shipped file is read; where the cache holds another run of it the command says
+    so on one line (once), and says nothing where the two are the same."""
+    from simulate import optimal_game
+
+    name = "russian-optimal-sampled-game-v1-0adda7049a80bb76.npz"
+    shipped = Path(optimal_game.__file__).parent / "tables" / name
+    monkeypatch.setattr(optimal_game, "cache_dir", lambda: tmp_path)
+    optimal_game._warn_if_cache_differs.cache_clear()
+    (tmp_path / name).write_bytes(shipped.read_bytes())
+    same = CliRunner().invoke(main, ["game-buy", "russian", "--json"])
+    assert same.exit_code == 0 and "Warning" not in same.stderr
+    optimal_game._warn_if_cache_differs.cache_clear()
+    np.savez(tmp_path / name, game_gain=np.array(0.5))
+    other = CliRunner().invoke(main, ["game-buy", "russian", "--json"])
+    assert other.exit_code == 0, other.output
+    lines = [line for line in other.stderr.splitlines() if line.startswith("Warning:")]
+    assert len(lines) == 1 and "the cache holds another run of " + name in lines[0]
+    assert (
+        json.loads(other.stdout)["rtp"] == optimal_rtp(load_variant("russian"))["with_game"]["rtp"]
+    )
