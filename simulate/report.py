@@ -343,14 +343,13 @@ def _protection_section(
     number: int, tables: dict[str, pd.DataFrame], notes: dict[str, str]
 ) -> Section:
     """The RTP under optimal play when the player sees more cards than the rules allow."""
+    seen = [TABLES[name][1] for name in tables]  # what the player sees beyond the rules
+    listed = seen[0] if len(seen) == 1 else "; ".join(seen[:-1]) + "; and " + seen[-1]
     return Section(
         f"{number}. Game protection",
         [
-            "The RTP under optimal play when the player also sees some of the dealer's "
-            "hidden cards (a flashed or marked card, a hand seen whole), when he sees "
-            "other players' hands (shared across seats: dead cards for the dealer's hand) "
-            "and, where cards are drawn, the next card of the deck before he decides; where "
-            "the dealer's game is sold, the card his exchange brings seen before buying it. "
+            f"The RTP under optimal play with {listed}: what a flashed or marked card, a "
+            "hand seen or shared across seats is worth to a player. "
             + " ".join(f"{name.capitalize()}: {text}." for name, text in notes.items()),
         ],
         [(TABLES[name][1].capitalize(), shown(name, table)) for name, table in tables.items()],

@@ -152,6 +152,9 @@ def test_report_with_the_protection_section(tmp_path, monkeypatch):
     shared = report.figures["protection"]["shared_hands"]
     assert [row["other_hands_seen"] for row in shared] == [0, 1, 2, 3, 4]
     assert report.sections[-1].title == "11. Game protection"
+    intro = report.sections[-1].paragraphs[0]
+    assert "the dealer's hole cards seen; and other players' hands seen:" in intro
+    assert "exchange" not in intro  # only the tables shown are named
     out = write_report(report, tmp_path / "r")
     assert "11. Game protection" in pdf_text(out / "report.pdf")
     with pytest.raises(ValueError, match="protection section covers games decided by folding"):
