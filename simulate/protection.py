@@ -74,9 +74,9 @@ DEFAULT_SAMPLES = 1_000_000
 DEFAULT_SHARED_SAMPLES = 200_000
 DEFAULT_DRAW_SAMPLES = 100_000
 DEFAULT_DRAW_SHARED_SAMPLES = 20_000
+"""Situations sampled per figure in games with draws (each weighed in 1 to 41 ms)."""
 EXCHANGE_ROUNDS = 2**24
 """Paired rounds of the dealer's exchange card seen (16.8 million a side)."""
-"""Situations sampled per figure in games with draws (each weighed in 1 to 41 ms)."""
 MAX_SHARED_HANDS = 4
 SAMPLE_BLOCK = 65_536
 DRAW_SAMPLE_BLOCK = 2_048
