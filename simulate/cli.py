@@ -897,7 +897,8 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     show_default=True,
     type=click.IntRange(min=2 * 4096),
     help="Rounds played each way, seeing the dealer's exchange card and not (Six-Card's "
-    "optimal play: about 35 s a side here).",
+    "optimal play: about 35 s a side here); where optimal play is sampled (Russian, "
+    "1-2-5), the control's paired rounds.",
 )
 @click.option(
     "--samples",
