@@ -1,13 +1,14 @@
 """What buying the dealer a game adds where optimal play is sampled (Russian, 1-2-5)."""
 
 import functools
+import json
 import math
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulate import game_sampled, optimal_game
+from simulate import game_sampled, optimal_game, protection
 from simulate._exact import situation_tables_jit
 from simulate._game_value import bet_gain_jit, buy_evs_jit, exchange_gain_jit
 from simulate.cards import parse_cards
@@ -195,3 +196,40 @@ def test_the_cli_measures_and_refuses_bad_input():
     result = runner.invoke(main, ["game-buy", "russian", "--json"])
     assert result.exit_code == 0, result.output
     assert '"lower_bound": true' in result.output
+
+
+def test_seeing_the_dealers_exchange_card_raises_the_rtp_beyond_its_interval():
+    """Six-Card's optimal play, the dealer's game bought seeing the card his exchange
+    brings: the first row is the optimal RTP with the game, the second adds a gain far
+    beyond its standard error; a rule strategy's first row is its simulated RTP."""
+    six_card = load_variant("six-card")
+    rows = protection.exchange_card_rtp(six_card, rounds=2**20)
+    with_game = optimal_rtp(six_card)["with_game"]
+    assert rows[0]["rtp"] == with_game["rtp"] and rows[0]["strategy"] == "optimal"
+    assert rows[1]["gain"] > Z_999 * rows[1]["gain_standard_error"]
+    assert rows[1]["rtp"] == pytest.approx(rows[0]["rtp"] + rows[1]["gain"])
+    basic = protection.exchange_card_rtp(six_card, "basic", rounds=2**18)
+    assert basic[0]["method"] == "simulated" and basic[1]["gain"] > 0
+    with pytest.raises(ValueError, match="does not buy the dealer's game exactly"):
+        protection.exchange_card_rtp(six_card, "pair-or-better", rounds=2**18)
+
+
+def test_the_command_weighs_the_exchange_card_where_the_game_is_sold(tmp_path):
+    """Where optimal play is sampled (1-2-5), every table is the exchange card's alone,
+    written with its methods; games that sell no game, or two tables asked, refused."""
+    runner = CliRunner()
+    args = ["protect", "six-card-125", "--exchange-rounds", str(2**16), "--out-dir"]
+    result = runner.invoke(main, [*args, str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "protection.json").read_text())
+    assert list(data)[-1] == "dealer_exchange" and "hole_cards" not in data
+    unseen, seen = data["dealer_exchange"]
+    assert unseen["rtp"] == optimal_rtp(load_variant("six-card-125"))["with_game"]["rtp"]
+    assert seen["gain"] > Z_999 * seen["gain_standard_error"] and seen["situations"] == 2000
+    assert "the card his exchange brings" in data["methods"]["sampled situations"]
+    assert "exchange_cards_seen" in (tmp_path / "protection.txt").read_text()
+    for bad in (["caribbean", "--exchange-card"], ["six-card", "--exchange-card", "--hole", "1"]):
+        refused = runner.invoke(main, ["protect", *bad])
+        assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
+    oasis = runner.invoke(main, ["protect", "oasis", "--exchange-card"])
+    assert "cannot be bought" in oasis.stderr

@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 
 from simulate import _protection_draws as kernels
-from simulate import protection
 from simulate._derive import option_evs_jit
 from simulate._evaluator import value5_jit, value6_jit
 from simulate._settlement import bet_multiple_jit, settle_jit
@@ -20,7 +19,6 @@ from simulate._situation import _work, situation_jit
 from simulate.cli import main
 from simulate.exact import first_options, value_lists
 from simulate.optimal_game import situation_tables
-from simulate.optimum import optimal_rtp
 from simulate.protection import (
     flashed_card_rtp,
     hole_card_rtp,
@@ -327,39 +325,3 @@ def test_six_card_figures_rise_with_each_card_and_rounds_played_agree():
         played = played_with_hole_cards(SIX_CARD, hole, 8_000, seed=7, flashed=seen)
         se = math.hypot(played["standard_error"], figure["standard_error"])
         assert abs(played["rtp"] - figure["rtp"]) < Z_999 * se
-
-
-def test_seeing_the_dealers_exchange_card_raises_the_rtp_beyond_its_interval():
-    """Six-Card's optimal play, the dealer's game bought seeing the card his exchange
-    brings: the first row is the optimal RTP with the game, the second adds a gain far
-    beyond its standard error; a rule strategy's first row is its simulated RTP."""
-    rows = protection.exchange_card_rtp(SIX_CARD, rounds=2**20)
-    with_game = optimal_rtp(SIX_CARD)["with_game"]
-    assert rows[0]["rtp"] == with_game["rtp"] and rows[0]["strategy"] == "optimal"
-    assert rows[1]["gain"] > Z_999 * rows[1]["gain_standard_error"]
-    assert rows[1]["rtp"] == pytest.approx(rows[0]["rtp"] + rows[1]["gain"])
-    basic = protection.exchange_card_rtp(SIX_CARD, "basic", rounds=2**18)
-    assert basic[0]["method"] == "simulated" and basic[1]["gain"] > 0
-    with pytest.raises(ValueError, match="does not buy the dealer's game exactly"):
-        protection.exchange_card_rtp(SIX_CARD, "pair-or-better", rounds=2**18)
-
-
-def test_the_command_weighs_the_exchange_card_where_the_game_is_sold(tmp_path):
-    """Where optimal play is sampled (1-2-5), every table is the exchange card's alone,
-    written with its methods; games that sell no game, or two tables asked, refused."""
-    runner = CliRunner()
-    args = ["protect", "six-card-125", "--exchange-rounds", str(2**16), "--out-dir"]
-    result = runner.invoke(main, [*args, str(tmp_path), "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads((tmp_path / "protection.json").read_text())
-    assert list(data)[-1] == "dealer_exchange" and "hole_cards" not in data
-    unseen, seen = data["dealer_exchange"]
-    assert unseen["rtp"] == optimal_rtp(load_variant("six-card-125"))["with_game"]["rtp"]
-    assert seen["gain"] > Z_999 * seen["gain_standard_error"] and seen["situations"] == 2000
-    assert "the card his exchange brings" in data["methods"]["sampled situations"]
-    assert "exchange_cards_seen" in (tmp_path / "protection.txt").read_text()
-    for bad in (["caribbean", "--exchange-card"], ["six-card", "--exchange-card", "--hole", "1"]):
-        refused = runner.invoke(main, ["protect", *bad])
-        assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
-    oasis = runner.invoke(main, ["protect", "oasis", "--exchange-card"])
-    assert "cannot be bought" in oasis.stderr
