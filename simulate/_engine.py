@@ -139,13 +139,17 @@ def _exchange(hand, n, kept, state, used):
 
 
 @njit(cache=True)
-def game_ways_jit(v, value, dealer, discard, used):
-    """How many new cards end a bought game each way (no qualifier, the player wins,
-    pushes, loses), for a final hand of ``value``, the dealer's hand and the card he
-    discards seen; the new card is any card the player has not seen (not in ``used``).
-    The dealer's value after it depends on the new card's rank alone
-    (``value5_jit``'s rank sums), but for a card making a flush of his four kept
-    cards, so each rank is weighed once."""
+def game_gains_jit(v, value, multiple, dealer, discard, used):
+    """(expected gain, in antes, of buying the dealer a game over declining it; the same
+    when the player sees the new card before deciding: each new card's gain where
+    positive, he buys, else 0), for a final hand of ``value`` whose BET pays
+    ``multiple`` (the fees paid before are the same either way).
+
+    The player sees the dealer's hand and the card he discards; the new card is any
+    card the player has not seen (not in ``used``). The dealer's value after it
+    depends on the new card's rank alone (``value5_jit``'s rank sums), but for a card
+    making a flush of his four kept cards, so each rank is weighed once, and each way
+    the game can end (no qualifier, win, push, loss) is settled once."""
     key, suit, ranks = 0, dealer[(discard + 1) % 5] & 3, 0
     for i in range(5):
         if i != discard:
@@ -153,7 +157,7 @@ def game_ways_jit(v, value, dealer, discard, used):
             ranks |= 1 << (dealer[i] >> 2)
             if dealer[i] & 3 != suit:
                 suit = -1
-    ways = (0, 0, 0, 0)
+    ways = (0, 0, 0, 0)  # new cards ending it each way: no qualifier, win, push, loss
     for rank in range(13):
         cards = (~used >> (4 * rank)) & 15  # of this rank, not seen
         if suit >= 0 and (cards >> suit) & 1:
@@ -162,46 +166,23 @@ def game_ways_jit(v, value, dealer, discard, used):
         if cards:
             k = key + WEIGHT5[4 * rank]
             ways = _tally(v, value, RANKS5[k + OFFSETS5[k >> SHIFT5]], _BITS[cards], ways)
-    return ways
-
-
-@njit(cache=True, inline="always")
-def _way_nets(v, value, multiple):
-    """The player's net, in antes and fees aside, of a bought game ended each way of
-    ``game_ways_jit``."""
-    return (
-        _bought_net(v, value, multiple, 0),
-        _bought_net(v, value, multiple, v.qualifier),
-        _bought_net(v, value, multiple, value),
-        _bought_net(v, value, multiple, 7462),
-    )
+    against = (np.int64(0), np.int64(v.qualifier), np.int64(value), np.int64(7462))
+    total, foreseen, declined = 0.0, 0.0, v.ante_pays_no_qualify
+    for k in range(4):
+        if ways[k]:  # each way settled once, against a dealer ending it so
+            net = _bought_net(v, value, multiple, against[k])
+            total += ways[k] * net
+            if net > declined:
+                foreseen += ways[k] * (net - declined)
+    n = ways[0] + ways[1] + ways[2] + ways[3]
+    return total / n - declined, foreseen / n
 
 
 @njit(cache=True)
 def exact_game_gain_jit(v, value, multiple, dealer, discard, used):
-    """Expected gain, in antes, of buying the dealer a game over declining it, for a
-    final hand of ``value`` whose BET pays ``multiple`` (the fees paid before are the
-    same either way), the new card unknown (``game_ways_jit``)."""
-    ways = game_ways_jit(v, value, dealer, discard, used)
-    nets = _way_nets(v, value, multiple)
-    total = 0.0
-    for k in range(4):
-        if ways[k]:  # each settled against a dealer ending it that way
-            total += ways[k] * nets[k]
-    return total / (ways[0] + ways[1] + ways[2] + ways[3]) - v.ante_pays_no_qualify
-
-
-@njit(cache=True)
-def foreseen_game_gain_jit(v, value, multiple, dealer, discard, used):
-    """The expected gain of the game's choice over declining it when the player sees the
-    new card before deciding: each new card's gain where positive (he buys), else 0."""
-    ways = game_ways_jit(v, value, dealer, discard, used)
-    nets = _way_nets(v, value, multiple)
-    total = 0.0
-    for k in range(4):
-        if ways[k] and nets[k] > v.ante_pays_no_qualify:
-            total += ways[k] * (nets[k] - v.ante_pays_no_qualify)
-    return total / (ways[0] + ways[1] + ways[2] + ways[3])
+    """The expected gain of buying the dealer a game, the new card unknown
+    (``game_gains_jit``)."""
+    return game_gains_jit(v, value, multiple, dealer, discard, used)[0]
 
 
 _BITS = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)

@@ -17,8 +17,7 @@ from numba import njit, prange
 from ._engine import (
     cards_mask_jit,
     draw_card_jit,
-    exact_game_gain_jit,
-    foreseen_game_gain_jit,
+    game_gains_jit,
     play_box_jit,
     round_state_jit,
 )
@@ -66,15 +65,9 @@ def situation_game_gains_jit(
             dealer_mask = cards_mask_jit(dealer)
             if bets_five[j]:
                 dead = five_mask | dealer_mask
-                gain = max(
-                    0.0,
-                    exact_game_gain_jit(v, five_value, five_multiple, dealer, discard, dead),
-                )
-                control += gain
-                seen_control += (
-                    foreseen_game_gain_jit(v, five_value, five_multiple, dealer, discard, dead)
-                    - gain
-                )
+                gain, seeing = game_gains_jit(v, five_value, five_multiple, dealer, discard, dead)
+                control += max(0.0, gain)
+                seen_control += seeing - max(0.0, gain)
             hand[:5] = hands[j]
             seen[0] = five_mask
             cards, _, folded = play_box_jit(
@@ -87,11 +80,11 @@ def situation_game_gains_jit(
             value = hand_value_jit(final)
             multiple = bet_multiple_jit(v, final, value)
             dead = seen[0] | dealer_mask
-            gain = exact_game_gain_jit(v, value, multiple, dealer, discard, dead)
+            gain, seeing = game_gains_jit(v, value, multiple, dealer, discard, dead)
             if gain > 0:
                 total += gain
                 count += 1
-            seen_total += foreseen_game_gain_jit(v, value, multiple, dealer, discard, dead)
+            seen_total += seeing
             seen_total -= max(gain, 0.0)
         gains[j] = total / rounds
         controls[j] = control / rounds

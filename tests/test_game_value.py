@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from simulate._engine import exact_game_gain_jit, foreseen_game_gain_jit
+from simulate._engine import exact_game_gain_jit, game_gains_jit
 from simulate._evaluator import hand_value_jit
 from simulate._exact import situation_tables_jit
 from simulate._game_value import (
@@ -77,7 +77,7 @@ def test_the_engine_s_game_gain_settles_every_new_card(name):
         declined = v.ante_pays_no_qualify
         gain = exact_game_gain_jit(v, value, multiple, dealer, discard, used)
         assert gain == pytest.approx(np.mean(nets) - declined, abs=1e-12)
-        foreseen = foreseen_game_gain_jit(v, value, multiple, dealer, discard, used)
+        foreseen = game_gains_jit(v, value, multiple, dealer, discard, used)[1]
         assert foreseen == pytest.approx(np.maximum(np.subtract(nets, declined), 0).mean())
         assert foreseen >= max(gain, 0) - 1e-12
         suited += len({int(c) & 3 for c in np.delete(dealer, discard)}) == 1
