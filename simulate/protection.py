@@ -66,6 +66,8 @@ __all__ = [
     "played_with_hole_cards",
     "protection_tables",
     "shared_hands_rtp",
+    "shown",
+    "weighs",
 ]
 
 HOLE_CARDS = 4
@@ -161,6 +163,12 @@ def covers(variant: Variant) -> bool:
     if variant.has_draws:
         return supports_exact_draws(variant)
     return variant.buy_game is None
+
+
+def weighs(variant: Variant) -> bool:
+    """Whether ``protection_tables`` has a table of ``variant``: ``covers`` it, or it
+    sells the dealer's game (``exchange_card_rtp``)."""
+    return covers(variant) or variant.buy_game is not None
 
 
 def _check(variant: Variant, seen: int, most: int, what: str) -> None:
@@ -346,13 +354,8 @@ def exchange_card_rtp(
 
 
 def _sampled_exchange_rows(variant: Variant, rounds: int, progress) -> list[dict]:
-    with_game = optimal_rtp(variant).get("with_game")
-    if with_game is None:
-        raise ValueError(
-            f"{variant.name}: the dealer's game is not measured on its sampled situations "
-            f"yet (studsim game-buy {variant.name})"
-        )
     measured = foreseen_card_gain(variant, control_rounds=rounds, progress=progress)
+    with_game = optimal_rtp(variant)["with_game"]  # measured on the same situations
     bought = (with_game["rtp"], _se_of(with_game["rtp_interval_999"]), "sampled + game gain")
     gain = (measured.pop("gain"), measured.pop("standard_error"), "sampled situations")
     return _exchange_rows(bought, gain, {"strategy": "optimal"} | measured)

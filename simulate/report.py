@@ -41,10 +41,10 @@ from .protection import (
     COVERED,
     HOLE_CARDS,
     TABLES,
-    covers,
     methods,
     protection_tables,
     shown,
+    weighs,
 )
 from .provenance import __version__, software
 from .rules_text import describe_rules, pay_table_rows
@@ -225,7 +225,7 @@ def build_report(
             f"it states, got {rounds:,}"
         )
     variant = load_variant(variant)
-    if protection and not covers(variant) and variant.buy_game is None:
+    if protection and not weighs(variant):
         raise ValueError(
             f"{variant.name}: the protection section covers {COVERED}, and games selling "
             "the dealer's game"
