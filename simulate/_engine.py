@@ -279,12 +279,12 @@ def situation_keys_jit(key, start, stop, boxes, open_boxes, class_of, perm_of, p
 
 
 @njit(cache=True, inline="always")
-def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
+def _first_decision(v, strategy, exact, options, draw_fees, forced, hand, upcard, seen):
     """(action, cards kept) on the five dealt cards (see ``play_box_jit``)."""
-    if exact.options.shape[0] and seen != cards_mask_jit(hand):  # other boxes' cards seen
-        return best_option_seeing_jit(v, exact, hand, upcard, seen, draw_fees, forced)
-    if exact.options.shape[0]:
-        return memo_choice_jit(exact, hand, upcard)
+    if options is not None:
+        if seen != cards_mask_jit(hand):  # other boxes' cards seen
+            return best_option_seeing_jit(v, options, hand, upcard, seen, draw_fees, forced)
+        return memo_choice_jit(options, hand, upcard)
     if exact.plays.shape[0]:
         return (Action.PLAY if table_bet_jit(exact, hand, upcard) else Action.FOLD), 0
     if exact.first_actions.shape[0]:  # a rule strategy's decision by value and upcard
@@ -295,24 +295,26 @@ def _first_decision(v, strategy, exact, draw_fees, forced, hand, upcard, seen):
 
 
 @njit(cache=True, inline="always")
-def _play_or_fold(v, strategy, exact, cards, upcard, seen):
+def _play_or_fold(v, strategy, options, cards, upcard, seen):
     """PLAY or FOLD on the final ``cards`` (see ``play_box_jit``)."""
-    if exact.options.shape[0]:
-        return _exact_after_draw(v, exact, cards, upcard, seen)
+    if options is not None:
+        return _exact_after_draw(v, options, cards, upcard, seen)
     return decide(strategy, Point.AFTER_DRAW, cards, upcard, seen)[0]
 
 
 @njit(cache=True, inline="always")
 def play_box_jit(
-    v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand, upcard, ante,
-    money,
+    v, strategy, exact, options, draw_fees, forced, state, used, seen, decisions, hand, upcard,
+    ante, money,
 ):  # fmt: skip
     """Decide an open box and draw its cards: returns (cards in the final hand, fees, folded).
 
-    ``exact``: ExactDecisions; with options, every decision is exact with the cards of
-    ``seen[0]`` dead (the box's own, and those of earlier boxes where shared; its draws
-    are added), the first one from the situation's memo where only the box's own cards
-    are seen; else with a fold-or-bet table, the first decision is the table's; else
+    ``options``: ExactDecisions with first options, or None (then the exact decisions are
+    not compiled); with them, every decision is exact with the cards of ``seen[0]``
+    dead (the box's own, and those of earlier boxes where shared; its draws are added),
+    the first one from the situation's memo where only the box's own cards are seen.
+    Else ``exact``: ExactDecisions; with a fold-or-bet table, the first decision is the
+    table's; else
     ``strategy`` decides (a rule array or a numba-compiled function:
     ``_strategy.decide``). ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
     ``forced``: exchanging i cards forces the BET; ``decisions`` counts the decisions
@@ -323,14 +325,14 @@ def play_box_jit(
     pays is taken off it.
     """
     action, kept = _first_decision(
-        v, strategy, exact, draw_fees, forced, hand[:5], upcard, seen[0]
+        v, strategy, exact, options, draw_fees, forced, hand[:5], upcard, seen[0]
     )
     bet = v.bet * ante
     if action == Action.BUY or action == Action.EXCHANGE:
         fee = draw_fees[Fee.BUY] if action == Action.BUY else draw_fees[thrown_count_jit(kept)]
         if money[0] - fee * ante < bet:
             decisions[Decision.REFUSED] += 1
-            action = _play_or_fold(v, strategy, exact, hand[:5], upcard, seen[0])
+            action = _play_or_fold(v, strategy, options, hand[:5], upcard, seen[0])
     dealt = used[0]
     cards, fees, folded = 5, 0.0, False
     if action == Action.FOLD:
@@ -341,21 +343,21 @@ def play_box_jit(
         fees, cards = draw_fees[Fee.BUY], 6
         hand[5] = draw_card_jit(state, used)
         seen[0] |= used[0] & ~dealt
-        if exact.options.shape[0]:
+        if options is not None:
             action, kept = _exact_after_buy(
-                v, exact, hand, upcard, draw_fees[Fee.REPLACE], seen[0]
+                v, options, hand, upcard, draw_fees[Fee.REPLACE], seen[0]
             )
         else:
             action, kept = decide(strategy, Point.AFTER_BUY, hand, upcard, seen[0])
         if action == Action.REPLACE and money[0] - (fees + draw_fees[Fee.REPLACE]) * ante < bet:
             decisions[Decision.REFUSED] += 1
-            action = _play_or_fold(v, strategy, exact, hand, upcard, seen[0])
+            action = _play_or_fold(v, strategy, options, hand, upcard, seen[0])
         if action == Action.REPLACE:
             decisions[Decision.REPLACE] += 1
             fees += draw_fees[Fee.REPLACE]
             _exchange(hand, 6, kept, state, used)
             seen[0] |= used[0] & ~dealt
-            action = _play_or_fold(v, strategy, exact, hand, upcard, seen[0])
+            action = _play_or_fold(v, strategy, options, hand, upcard, seen[0])
         folded = action == Action.FOLD
         decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
     elif action == Action.EXCHANGE:
@@ -366,7 +368,7 @@ def play_box_jit(
         if forced[thrown]:
             decisions[Decision.FORCED_PLAY] += 1
         else:
-            folded = _play_or_fold(v, strategy, exact, hand[:5], upcard, seen[0]) == Action.FOLD
+            folded = _play_or_fold(v, strategy, options, hand[:5], upcard, seen[0]) == Action.FOLD
             decisions[Decision.FOLD_AFTER_DRAW if folded else Decision.PLAY_AFTER_DRAW] += 1
     else:
         decisions[Decision.PLAY] += 1
@@ -438,6 +440,7 @@ def play_round_jit(
     strategy,
     game_mode,
     exact,
+    options,
     draw_fees,
     forced,
     open_boxes,
@@ -475,7 +478,7 @@ def play_round_jit(
         known[box] = (shared | own) if share_seen else own
         if box < open_boxes:
             cards, fees, folded = play_box_jit(
-                v, strategy, exact, draw_fees, forced, state, used, known[box:],
+                v, strategy, exact, options, draw_fees, forced, state, used, known[box:],
                 decisions[box], hand, upcard, antes[box], money,
             )  # fmt: skip
         else:
@@ -571,6 +574,7 @@ def play_blocks_jit(
     strategy,
     game_mode,
     exact,
+    options,
     draw_fees,
     forced,
     open_boxes,
@@ -615,8 +619,9 @@ def play_blocks_jit(
             state[0] = round_state_jit(key, index)
             money[0] = np.inf  # no bankroll rule
             play_round_jit(
-                v, strategy, game_mode, exact, draw_fees, forced, open_boxes, share_seen,
-                state, decisions, hands, dealer, used, known, box_f, box_i, ones, money,
+                v, strategy, game_mode, exact, options, draw_fees, forced, open_boxes,
+                share_seen, state, decisions, hands, dealer, used, known, box_f, box_i, ones,
+                money,
             )  # fmt: skip
             round_net, round_capped = 0.0, 0.0
             for box in range(boxes):

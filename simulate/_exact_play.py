@@ -68,6 +68,12 @@ class ExactDecisions(NamedTuple):
     else empty."""
 
 
+def exact_options(x: ExactDecisions) -> ExactDecisions | None:
+    """``x`` where it holds first options (the engine then decides exactly), else None: the
+    engine compiled for None leaves the exact decisions out (about half its compile)."""
+    return x if x.options.shape[0] else None
+
+
 def no_decisions() -> ExactDecisions:
     """The empty ExactDecisions of a rule strategy."""
     empty = np.zeros((0, 0), dtype=np.uint16)

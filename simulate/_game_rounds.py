@@ -71,8 +71,8 @@ def situation_game_gains_jit(
             hand[:5] = hands[j]
             seen[0] = five_mask
             cards, _, folded = play_box_jit(
-                v, strategy, exact, draw_fees, forced, state, used, seen, decisions, hand,
-                upcard, 1.0, money,
+                v, strategy, exact, exact, draw_fees, forced, state, used, seen, decisions,
+                hand, upcard, 1.0, money,
             )  # fmt: skip
             if folded:
                 continue

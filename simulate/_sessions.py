@@ -36,6 +36,7 @@ def play_sessions_jit(
     strategy,
     game_mode,
     exact,
+    options,
     draw_fees,
     forced,
     open_boxes,
@@ -83,8 +84,9 @@ def play_sessions_jit(
             state[0] = round_state_jit(key, session * rounds + r)
             money[0] = balance - up_front
             play_round_jit(
-                v, strategy, game_mode, exact, draw_fees, forced, open_boxes, share_seen,
-                state, decisions, hands, dealer, used, known, box_f, box_i, antes, money,
+                v, strategy, game_mode, exact, options, draw_fees, forced, open_boxes,
+                share_seen, state, decisions, hands, dealer, used, known, box_f, box_i, antes,
+                money,
             )  # fmt: skip
             for box in range(boxes):
                 balance += capped_net_jit(

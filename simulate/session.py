@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import _sessions as kernels
+from ._exact_play import exact_options
 from ._io import write_figure
 from .catalog import load_strategy
 from .provenance import software
@@ -81,7 +82,8 @@ def sessions(
                 key, done * rounds, stop * rounds, None, plan.boxes, plan.open_boxes(variant)
             )
             kernels.play_sessions_jit(
-                arrays, strategy.decider, int(strategy.game_mode), exact, fees, forced,
+                arrays, strategy.decider, int(strategy.game_mode), exact, exact_options(exact),
+                fees, forced,
                 plan.open_boxes(variant), int(share_seen), key, rounds, done, bankroll,
                 floor, target, stakes, final[done:stop], played[done:stop],
                 ended[done:stop], drawdown[done:stop], paths[done:stop],

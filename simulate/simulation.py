@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from . import _engine as engine
+from ._exact_play import exact_options
 from ._io import read_keyed_npz, write_json, write_npz
 from ._tables import source_hash
 from .catalog import load_strategy
@@ -258,6 +259,7 @@ def _play_unit(
         strategy.decider,
         int(strategy.game_mode),  # plain ints: one compiled engine for every strategy
         exact,
+        exact_options(exact),
         job.fees,
         job.forced,
         job.open_boxes,

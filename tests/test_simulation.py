@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from simulate import _engine as engine
+from simulate._exact_play import exact_options
 from simulate.catalog import load_strategy
 from simulate.codes import DECISIONS, Category
 from simulate.simulation import Stake, _key, rounds_needed, run, run_to_precision
@@ -290,11 +291,15 @@ class KernelRounds:
         can pay beyond the round's stakes, in antes of 1."""
         state = np.array([engine.round_state_jit(self.key, index)], dtype=np.uint64)
         self.money[0] = money
+        exact = self.strategy.decisions(
+            self.key, index, index + 1, None, self.boxes, self.open_boxes
+        )
         engine.play_round_jit(
             self.arrays,
             self.strategy.rules,
             int(self.strategy.game_mode),
-            self.strategy.decisions(self.key, index, index + 1, None, self.boxes, self.open_boxes),
+            exact,
+            exact_options(exact),
             self.fees,
             self.forced,
             self.open_boxes,
