@@ -313,16 +313,15 @@ def play_box_jit(
     not compiled); with them, every decision is exact with the cards of ``seen[0]``
     dead (the box's own, and those of earlier boxes where shared; its draws are added),
     the first one from the situation's memo where only the box's own cards are seen.
-    Else ``exact``: ExactDecisions; with a fold-or-bet table, the first decision is the
-    table's; else
-    ``strategy`` decides (a rule array or a numba-compiled function:
-    ``_strategy.decide``). ``draw_fees``: slots ``codes.Fee`` (NaN: not offered);
-    ``forced``: exchanging i cards forces the BET; ``decisions`` counts the decisions
-    taken; ``hand`` holds six cards, the dealt five first. The bankroll rule:
-    ``money[0]`` is what the player can still pay, in currency (the box's ante is
-    ``ante``); a buy or exchange after which he could not pay the box's BET is refused
-    (he plays or folds the cards he has), a BET he cannot pay is a fold; what the box
-    pays is taken off it.
+    Else the first decision is ``exact``'s fold-or-bet table's, or its rule strategy's by
+    value and upcard, and otherwise ``strategy``'s (a rule array or a numba-compiled
+    function: ``_strategy.decide``), as is every later one. ``draw_fees``: slots
+    ``codes.Fee`` (NaN: not offered); ``forced``: exchanging i cards forces the BET;
+    ``decisions`` counts the decisions taken; ``hand`` holds six cards, the dealt five
+    first. The bankroll rule: ``money[0]`` is what the player can still pay, in currency
+    (the box's ante is ``ante``); a buy or exchange after which he could not pay the
+    box's BET is refused (he plays or folds the cards he has), a BET he cannot pay is a
+    fold; what the box pays is taken off it.
     """
     action, kept = _first_decision(
         v, strategy, exact, options, draw_fees, forced, hand[:5], upcard, seen[0]
