@@ -16,9 +16,17 @@ from numba import njit, prange
 from ._evaluator import value5_jit
 from ._exact import play_ev_jit
 from ._settlement import bet_multiple_jit
-from ._situation import _work, situation_jit
+from ._situation import (
+    _drawn_ev,
+    _fill_unseen,
+    _replace_exact,
+    _setup,
+    _value6,
+    _work,
+    situation_jit,
+)
 from ._strategy import decide_jit, draws_jit
-from .codes import Action, Point
+from .codes import Action
 
 ANY = -1  # a condition left out (match, n-th card)
 
@@ -127,17 +135,47 @@ def draw_bits_jit(hands):
     return bits
 
 
+@njit(cache=True, parallel=True)
+def after_buy_evs_jit(v, tables, lists, hands, upcards, replace_fee, sixes, out):
+    """For each situation (five increasing cards, upcard) and each card it may buy (the
+    unseen cards, increasing): the six cards (``sixes[s, c]``: the five, then the one
+    bought) and the exact EV of each choice after the buy, its fee aside
+    (``out[s, c]``: fold, bet, then replacing the card at position 0..5, fee included,
+    the decision after it exact; NaN where no card may be replaced)."""
+    n_grid = tables[4].shape[0]
+    for s in prange(hands.shape[0]):
+        unseen, g0, rank2, ranks3, ranks4, vals5, g1grid = _work(0, n_grid)[:7]
+        hand, upcard = hands[s].copy(), upcards[s]
+        _fill_unseen(hand, upcard, unseen)
+        _setup(tables, lists, hand, upcard, unseen, g0, rank2, ranks3, ranks4, vals5, g1grid)
+        sit = (g0, rank2, ranks3, ranks4, vals5, g1grid, tables, lists, hand, upcard, unseen)
+        counts = np.empty(4, dtype=np.int64)
+        for c in range(unseen.shape[0]):
+            six = sixes[s, c]
+            six[:5] = hand
+            six[5] = unseen[c]
+            out[s, c, 0] = -1.0
+            out[s, c, 1] = _drawn_ev(v, sit, c, -1, six, _value6(six), True, counts)
+            for position in range(6):
+                out[s, c, 2 + position] = (
+                    np.nan
+                    if np.isnan(replace_fee)
+                    else _replace_exact(v, sit, c, position) - replace_fee
+                )
+
+
 @njit(cache=True)
-def chosen_options_jit(rules, hands, upcards, options, not_applied):
-    """Per situation, the index of the option (rows of kind, cards kept) the rules'
-    first decision chooses, or -1 where it returns ``not_applied``."""
+def chosen_options_jit(rules, point, hands, upcards, options, not_applied):
+    """Per situation, the index of the option (rows of kind, cards kept) the rules
+    choose at ``point``, or -1 where they return ``not_applied``."""
     chosen = np.full(hands.shape[0], -1, dtype=np.int64)
+    every_card = (1 << hands.shape[1]) - 1
     for s in range(hands.shape[0]):
-        action, kept = decide_jit(rules, Point.FIRST, hands[s], upcards[s], 0)
+        action, kept = decide_jit(rules, point, hands[s], upcards[s], 0)
         if action == not_applied:
             continue
-        if action != Action.EXCHANGE:
-            kept = 31
+        if action != Action.EXCHANGE and action != Action.REPLACE:
+            kept = every_card
         for o in range(options.shape[0]):
             if options[o, 0] == action and options[o, 1] == kept:
                 chosen[s] = o

@@ -38,8 +38,9 @@ KEEP_HIGHEST, KEEP_BEST_FIVE, KEEP_OPEN_STRAIGHT = 9, 10, 11
     THROW,
     SEEN_UPCARD_RANK,
     UPCARD_BELOW,
-) = range(15)
-RULE_COLUMNS = 15
+    KEEP_ALSO,
+) = range(16)
+RULE_COLUMNS = 16
 ANY_COUNT = 15  # SEEN_UPCARD_RANK of a rule without the condition: counts 0 to 3
 
 _ANY_CATEGORY = (1 << len(Category)) - 1
@@ -321,6 +322,9 @@ def decide_jit(rules, point, cards, upcard, seen):
         if action != Action.EXCHANGE and action != Action.REPLACE:
             return action, 0
         kept = keep_mask_jit(cards, rule[KEEP], rule[KEEP_COUNT])
+        if rule[KEEP_ALSO] != KEEP_NONE and kept >= 0:  # and the cards of a second pattern
+            also = keep_mask_jit(cards, rule[KEEP_ALSO], 0)
+            kept = kept | also if also >= 0 else -1
         if kept < 0:
             continue
         target = cards.shape[0] - (1 if action == Action.REPLACE else rule[THROW])

@@ -212,6 +212,9 @@ class Ladder:
     named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
     """The most a shipped strategy may return less than optimal play, by name."""
 
+    def rules_text(self, rules: int) -> str:
+        return f"{rules} rules on the dealt cards"
+
     def rung_note(self, rules: int) -> str:
         return " (exact)"
 
@@ -337,15 +340,21 @@ def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]
     figures of ``ladder.check``)."""
     named = {}
     for name, cost in ladder.named_costs.items():
-        rules = ladder.rung(cost)
-        rtp = ladder.rtps[rules - 1]
-        description = (
-            f"Derived from the exact optimal decisions (studsim derive): {rules} rules "
-            f"on the dealt cards, the fewest within {cost} RTP of optimal play; RTP {rtp:.6f}"
-            f"{ladder.rung_note(rules)}, {ladder.optimal_rtp - rtp:.6f} below optimal play "
-            f"({ladder.optimal_rtp:.6f})." + (ladder.check_note(checked[name]) if checked else "")
+        rung = ladder.rung(cost)
+        rtp = ladder.rtps[rung - 1]
+        which = (
+            f"the fewest within {cost} RTP of optimal play"
+            if ladder.optimal_rtp - rtp <= cost
+            else f"the ladder's last rung (none is within {cost} RTP of optimal play)"
         )
-        named[name] = ladder.strategy(rules, name, description)
+        description = (
+            f"Derived from the exact optimal decisions (studsim derive): "
+            f"{ladder.rules_text(rung)}, {which}; RTP "
+            f"{rtp:.6f}{ladder.rung_note(rung)}, {ladder.optimal_rtp - rtp:.6f} below optimal "
+            f"play ({ladder.optimal_rtp:.6f})."
+            + (ladder.check_note(checked[name]) if checked else "")
+        )
+        named[name] = ladder.strategy(rung, name, description)
     return named
 
 

@@ -12,6 +12,7 @@ error; the shipped rungs are also played against ``optimal`` on the same deals.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -21,7 +22,7 @@ import pandas as pd
 
 from . import _derive as kernels
 from . import _strategy as k
-from .codes import Action, Point
+from .codes import Action, Fee, Point
 from .compare import compare
 from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
 from .evaluator import evaluate
@@ -48,6 +49,8 @@ METHOD = (
     "are played against optimal on the same deals."
 )
 DEFAULT_SAMPLES = 10_000
+_DRAW_KEEPS = ("four-flush", "four-straight", "open-straight", "four-straight-flush")
+_MADE_KEEPS = ("pair", "two-pair", "trips", "ace-king")
 _NOT_OFFERED = Action.DECLINE  # the fallback of a one-rule strategy: its rule did not apply
 
 
@@ -79,74 +82,163 @@ def sampled_situations(variant: Variant, samples: int, seed: int) -> Situations:
     return Situations(hands, upcards, evs, seed)
 
 
-def _candidate_actions(variant: Variant) -> list[dict]:
-    """Every first action a rule can name: fold, play, and each exchange the variant
-    offers by the cards it keeps (those a strategy file accepts)."""
+AFTER_BUY_OPTIONS = np.array(
+    [(Action.FOLD, 63), (Action.PLAY, 63)]
+    + [(Action.REPLACE, 63 & ~(1 << position)) for position in range(6)],
+    dtype=np.int64,
+)
+"""The choices after a buy, as ``_derive.after_buy_evs_jit`` weighs them: fold, bet, and
+replace the card at position 0..5 (rows of kind, positions kept)."""
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The decisions of one decision point met on sampled situations: per row the cards,
+    the upcard, every option's exact EV, the situation it belongs to (of ``situations``)
+    and its weight there (the weights of a situation's rows add up to at most 1)."""
+
+    point: Point
+    options: np.ndarray
+    """Rows of (kind, positions kept), in the order of ``evs``' columns."""
+    hands: np.ndarray
+    upcards: np.ndarray
+    evs: np.ndarray
+    groups: np.ndarray
+    weights: np.ndarray
+    situations: int
+
+    def cost(self, current: np.ndarray) -> tuple[float, float]:
+        """The mean over the situations of what choosing ``current`` (the EV chosen per
+        row) loses to the best option, and its standard error."""
+        lost = self.weights * (self.evs.max(axis=1) - current)
+        return _cost(np.bincount(self.groups, lost, minlength=self.situations))
+
+
+def first_choices(variant: Variant, situations: Situations) -> Choices:
+    """The first decision on every sampled situation."""
+    n = len(situations.evs)
+    return Choices(
+        Point.FIRST, first_options(variant)[0], situations.hands, situations.upcards,
+        situations.evs, np.arange(n), np.ones(n), n,
+    )  # fmt: skip
+
+
+def after_buy_choices(variant: Variant, situations: Situations) -> Choices:
+    """The decision after a buy, on each situation where buying a sixth card is the
+    best first option, with every card it may buy (each weighing 1/46 of it)."""
+    buy = first_options(variant)[0][:, 0].tolist().index(Action.BUY)
+    bought = np.flatnonzero(situations.evs.argmax(axis=1) == buy)
+    n, unseen = len(bought), 46
+    sixes = np.empty((n, unseen, 6), dtype=np.int64)
+    evs = np.empty((n, unseen, len(AFTER_BUY_OPTIONS)))
+    lists = value_lists()
+    kernels.after_buy_evs_jit(
+        variant.arrays(), situation_tables(lists, variant.arrays()), lists,
+        situations.hands[bought], situations.upcards[bought],
+        variant.draw_arrays()[0][Fee.REPLACE], sixes, evs,
+    )  # fmt: skip
+    return Choices(
+        Point.AFTER_BUY, AFTER_BUY_OPTIONS, sixes.reshape(-1, 6),
+        np.repeat(situations.upcards[bought], unseen),
+        evs.reshape(-1, len(AFTER_BUY_OPTIONS)), np.repeat(bought, unseen),
+        np.full(n * unseen, 1 / unseen), len(situations.evs),
+    )  # fmt: skip
+
+
+def _candidate_actions(variant: Variant, point: Point) -> list[dict]:
+    """Every action a rule can name at ``point``: fold, play, and (first) buying a sixth
+    card and each exchange the variant offers by the cards it keeps, (after a buy) each
+    replacement by the cards it keeps (those a strategy file accepts)."""
     candidates = [{"action": "fold"}, {"action": "play"}]
+    if point == Point.FIRST and variant.buy_fee is not None:
+        candidates.append({"action": "buy"})
     keeps = [*KEEPS, "highest 3", "highest 4"]
-    for thrown in sorted(variant.exchange_fees):
+    if point == Point.AFTER_BUY:  # a draw kept with a made hand, or two draws
+        keeps += [[draw, made] for draw in _DRAW_KEEPS for made in _MADE_KEEPS]
+        keeps += [list(pair) for pair in itertools.combinations(_DRAW_KEEPS, 2)]
+    throws = sorted(variant.exchange_fees) if point == Point.FIRST else [None]
+    for thrown in throws:
         for keep in keeps:
-            rule = {"action": "exchange", "keep": keep, "throw": thrown}
+            if thrown is None:
+                rule = {"action": "replace", "keep": keep}
+            else:
+                rule = {"action": "exchange", "keep": keep, "throw": thrown}
             try:
-                _one_rule(variant, rule)
+                _one_rule(variant, point, rule)
             except StrategyError:
                 continue
             candidates.append(rule)
     return candidates
 
 
-def _one_rule(variant: Variant, rule: dict) -> np.ndarray:
-    """The rule array of one rule (without conditions), then, unless it always applies,
-    a fallback no rule names (where its cards to keep are not there)."""
-    always = rule["action"] != "exchange" or _always_applies(rule)
-    data = {
-        "name": "one",
-        "variant": variant.name,
-        "first": [rule] if always else [rule, {"action": "fold"}],
-    }
-    if rule["action"] == "exchange":
+def _one_rule(variant: Variant, point: Point, rule: dict) -> np.ndarray:
+    """The rule array of one rule (without conditions) at ``point``, then, unless it
+    always applies, a fallback no rule names (where its cards to keep are not there)."""
+    draws = rule["action"] in ("exchange", "replace")
+    always = not draws or _always_applies(rule)
+    rules = [rule] if always else [rule, {"action": "fold"}]
+    data = {"name": "one", "variant": variant.name, "first": rules}
+    if point == Point.AFTER_BUY:
+        data |= {"first": [{"action": "buy"}], "after_buy": rules}
+    elif rule["action"] == "buy":
+        data["after_buy"] = [{"action": "fold"}]
+    if draws:
         data["after_draw"] = [{"action": "fold"}]
-    rules = Strategy.from_dict(data, variant).rules.copy()
+    compiled = Strategy.from_dict(data, variant).rules.copy()
     if not always:
-        rules[np.flatnonzero(rules[:, k.POINT] == Point.FIRST)[-1], k.ACTION] = _NOT_OFFERED
-    return rules
+        compiled[np.flatnonzero(compiled[:, k.POINT] == point)[-1], k.ACTION] = _NOT_OFFERED
+    return compiled
 
 
-def _chosen_options(variant: Variant, rule: dict, situations: Situations) -> np.ndarray:
-    """Per situation, the option (index into ``first_options``) the rule chooses, or -1
-    where its cards to keep are not there."""
-    options = first_options(variant)[0]
+def _chosen_options(variant: Variant, rule: dict, choices: Choices) -> np.ndarray:
+    """Per row of ``choices``, the option the rule chooses, or -1 where its cards to keep
+    are not there."""
     return kernels.chosen_options_jit(
-        _one_rule(variant, rule), situations.hands, situations.upcards, options, _NOT_OFFERED
-    )
+        _one_rule(variant, choices.point, rule), choices.point, choices.hands,
+        choices.upcards, choices.options, _NOT_OFFERED,
+    )  # fmt: skip
 
 
-@dataclass
-class DrawLadder:
-    """First-decision rules of increasing number, each rung's RTP from the sampled
-    situations, and the decision after an exchange."""
+@dataclass(frozen=True)
+class Grown:
+    """The rules found at one decision point, each rung's cost against the best option."""
 
-    variant: Variant
     default: str
     rules: list[tuple[Rule, dict, str]]
     """(conditions, action, draw condition or ''), in the order found."""
     order: list[int]
+    """The rules' indexes in the order a strategy reads them."""
     put_first: list[bool]
     costs: list[tuple[float, float]]
-    """Each rung's mean cost against the best option, and its standard error."""
-    optimal_rtp: float
-    after_draw: list[dict]
-    samples: int
-    seed: int
+    """Each rung's mean cost and its standard error."""
 
-    @property
-    def table(self) -> pd.DataFrame:
-        added = [{"action": self.default}] + [self._data(i) for i in range(len(self.rules))]
+    def data(self, index: int) -> dict:
+        """Rule ``index`` as a strategy file writes it."""
+        rule, action, draw = self.rules[index]
+        data = rule.data()
+        data.pop("action")
+        return action | data | ({"draw": draw} if draw else {})
+
+    def rung_rules(self, rules: int) -> list[dict]:
+        """The rung with ``rules`` rules (the default included), in the order read."""
+        return [*(self.data(i) for i in self.order if i < rules - 1), {"action": self.default}]
+
+    def rung(self, cost: float) -> int:
+        """The fewest rules whose estimated cost is at most ``cost`` (else the largest)."""
+        for n, (mean, _) in enumerate(self.costs):
+            if mean <= cost:
+                return n + 1
+        return len(self.costs)
+
+    def table(self, base: float = 0.0) -> pd.DataFrame:
+        """One row per rung: rules, RTP (``base`` less the cost), cost and its SE, where
+        its rule was put and the rule in words."""
+        added = [{"action": self.default}] + [self.data(i) for i in range(len(self.rules))]
         return pd.DataFrame(
             [
                 {
                     "rules": n + 1,
-                    "rtp": self.optimal_rtp - cost,
+                    "rtp": base - cost,
                     "cost": cost,
                     "cost_se": se,
                     "put": "" if n == 0 else ("first" if self.put_first[n - 1] else "last"),
@@ -156,118 +248,35 @@ class DrawLadder:
             ]
         )
 
-    def _data(self, index: int) -> dict:
-        rule, action, draw = self.rules[index]
-        data = rule.data()
-        data.pop("action")
-        return action | data | ({"draw": draw} if draw else {})
 
-    def rung(self, cost: float) -> int:
-        """The fewest rules whose estimated cost is at most ``cost`` (else the largest)."""
-        for n, (mean, _) in enumerate(self.costs):
-            if mean <= cost:
-                return n + 1
-        return len(self.costs)
-
-    def strategy_data(self, rules: int, name: str = "derived", description: str = "") -> dict:
-        first = [self._data(i) for i in self.order if i < rules - 1]
-        data = {
-            "name": name,
-            "variant": self.variant.name,
-            "description": description,
-            "first": [*first, {"action": self.default}],
-        }
-        if any(rule["action"] == "exchange" for rule in first):
-            data["after_draw"] = self.after_draw
-        return data
-
-    def strategy(self, rules: int, name: str = "derived", description: str = "") -> Strategy:
-        return Strategy.from_dict(self.strategy_data(rules, name, description), self.variant)
-
-    method: ClassVar[str] = METHOD
-    named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
-
-    @property
-    def rtps(self) -> list[float]:
-        return [self.optimal_rtp - cost for cost, _ in self.costs]
-
-    def rung_note(self, rules: int) -> str:
-        return f" (SE {self.costs[rules - 1][1]:.6f}, {self.samples:,} sampled situations)"
-
-    def check_note(self, checked: dict) -> str:
-        return (
-            f" Its first decisions are weighed there with exact play after the draw; played "
-            f"against optimal on the same {checked['rounds']:,} deals it returns "
-            f"{checked['cost']:.6f} less (SE {checked['cost_se']:.6f})."
-        )
-
-    def record(self) -> dict:
-        return {"samples": self.samples, "seed": self.seed, "after_draw": self.after_draw}
-
-    @property
-    def footer(self) -> str:
-        return (
-            f"optimal play: {self.optimal_rtp:.6f} (exact); rungs estimated on "
-            f"{self.samples:,} situations (seed {self.seed}); after an exchange: "
-            + "; ".join(rule_words(rule) for rule in self.after_draw)
-        )
-
-    def check(self, named: dict[str, Strategy], rounds: int = CHECK_ROUNDS) -> dict[str, dict]:
-        """Each strategy played against ``optimal`` on the same ``rounds`` deals: its RTP
-        and what it returns less, with the paired standard error."""
-        table = compare(self.variant, ["optimal", *named.values()], rounds, seed=self.seed)
-        rows = table.table.set_index("strategy")
-        return {
-            name: {
-                "rules": len(strategy.data["first"]),
-                "rtp": float(rows.loc[name, "rtp"]),
-                "cost": -float(rows.loc[name, "difference"]),
-                "cost_se": float(rows.loc[name, "difference_se"]),
-                "estimated_cost": self.costs[len(strategy.data["first"]) - 1][0],
-                "method": f"simulated against optimal on the same {rounds:,} deals",
-                "rounds": rounds,
-            }
-            for name, strategy in named.items()
-        }
-
-
-def derive_draw_ladder(
-    variant: Variant | str,
-    max_rules: int = 16,
-    samples: int = DEFAULT_SAMPLES,
-    seed: int = 1,
-    situations: Situations | None = None,
-) -> DrawLadder:
-    """Grow first-decision rules over sampled situations, as ``derive_ladder`` does over
-    every deal of a fold-or-bet game."""
-    variant = load_variant(variant)
-    if not supports_exact_draws(variant):
-        raise ValueError(
-            f"{variant.name}: strategies are derived where every first option of a "
-            "situation is weighed exactly (oasis, and fold-or-bet games)"
-        )
-    if variant.buy_fee is not None:
-        raise ValueError(f"{variant.name}: deriving strategies that buy a sixth card is not built")
-    situations = situations or sampled_situations(variant, samples, seed)
-    evs = situations.evs
-    best = evs.max(axis=1)
-    values = evaluate(situations.hands)
-    up_ranks = situations.upcards >> 2
-    draws = kernels.draw_bits_jit(situations.hands)
-    actions = _candidate_actions(variant)
-    chosen = [_chosen_options(variant, action, situations) for action in actions]
+def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
+    """Grow rules at one decision point, one at a time, each the rule that gains most
+    over ``choices`` (put first, or last before the default). On six cards (after a buy)
+    rules read the hand's value, the upcard's rank and the draws, not the player's ranks
+    (the groups by value would not tell them)."""
+    evs, weights = choices.evs, choices.weights
+    values = evaluate(choices.hands)
+    up_ranks = choices.upcards >> 2
+    draws = kernels.draw_bits_jit(choices.hands)
+    actions = _candidate_actions(variant, choices.point)
+    chosen = [_chosen_options(variant, action, choices) for action in actions]
     _, masks, nth_ranks = hands_by_value()
     every_value = len(masks)
     present, rows_of = np.unique(values, return_inverse=True)  # the values dealt
-    masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
+    ranks_read = choices.hands.shape[1] == 5
+    if ranks_read:
+        masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
+    else:  # every rank condition holds everywhere: the search leaves them out
+        masks = np.zeros(len(present), dtype=np.int64)
+        nth_ranks = np.full((len(present), nth_ranks.shape[1]), 13, dtype=np.int64)
     no_holds = np.zeros(1, dtype=np.int64)
-    default = 0 if evs[:, 0].mean() >= evs[:, 1].mean() else 1
+    default = 0 if weights @ evs[:, 0] >= weights @ evs[:, 1] else 1  # fold, play
     current = evs[:, default].copy()
     claimed = np.zeros(len(evs), dtype=bool)
     rows = np.arange(len(evs))
     draw_names = ["", *DRAWS]
     rules, order, put_first = [], [], []
-    costs = [_cost(best - current)]
+    costs = [choices.cost(current)]
     while len(rules) < max_rules - 1:
         found = None
         for a in range(len(actions)):
@@ -276,7 +285,7 @@ def derive_draw_ladder(
             for top in (True, False):
                 if not top and a == default:
                     continue
-                change = np.where(applies & (top | ~claimed), ev - current, 0.0)
+                change = np.where(applies & (top | ~claimed), weights * (ev - current), 0.0)
                 for d, draw in enumerate(draw_names):
                     held = np.ones(len(evs), dtype=bool) if not draw else draws & DRAWS[draw] > 0
                     grid = np.zeros((len(present), 13))
@@ -288,6 +297,8 @@ def derive_draw_ladder(
         if gain <= 1e-12:
             break
         first, last, low, high, match, nth, _ = where
+        if not ranks_read:
+            match, nth = kernels.ANY, kernels.ANY
         grid = np.zeros((every_value, 13))  # by value, as rules read them
         np.add.at(grid, (values, up_ranks), counted)
         rule = Rule("", present[first], present[last], low, high, match, nth, HOLDS_ANY[0])
@@ -302,21 +313,206 @@ def derive_draw_ladder(
         order = [len(rules), *order] if top else [*order, len(rules)]
         put_first.append(top)
         rules.append((rule, actions[a], draw_names[d]))
-        costs.append(_cost(best - current))
+        costs.append(choices.cost(current))
+    return Grown(["fold", "play"][default], rules, order, put_first, costs)
+
+
+@dataclass
+class DrawLadder:
+    """Rule strategies of increasing size, each rung adding the rule that gains the most,
+    on the dealt cards or (where the game sells a sixth card) after a buy, each rung's
+    RTP from the sampled situations; the decision after an exchange or a replacement."""
+
+    variant: Variant
+    first: Grown
+    after_buy: Grown | None
+    """The rules after a buy, grown on the situations where optimal play buys."""
+    rungs: list[tuple[int, int]]
+    """Per rung, how many rules of ``first`` and of ``after_buy`` it reads (the defaults
+    included; 0 after a buy where the game sells none)."""
+    optimal_rtp: float
+    after_draw: list[dict]
+    samples: int
+    seed: int
+
+    def _buys(self, first: int) -> bool:
+        return any(rule["action"] == "buy" for rule in self.first.rung_rules(first))
+
+    def _cost(self, first: int, after_buy: int) -> tuple[float, float]:
+        cost, se = self.first.costs[first - 1]
+        if not self._buys(first):
+            return cost, se
+        extra, extra_se = self.after_buy.costs[after_buy - 1]
+        return cost + extra, math.hypot(se, extra_se)
+
+    @property
+    def costs(self) -> list[tuple[float, float]]:
+        """Each rung's estimated cost and its standard error: its first decisions' (the
+        choices after them exact), plus, where it buys, the cost of its rules after a
+        buy where optimal play buys (standard errors added in quadrature)."""
+        return [self._cost(first, after_buy) for first, after_buy in self.rungs]
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per rung: its rules in all, RTP, cost and its SE, the decision the
+        added rule is for, where it was put and the rule."""
+        rows = []
+        for n, (first, after_buy) in enumerate(self.rungs):
+            cost, se = self.costs[n]
+            grown, added = self.first, first
+            if n and first == self.rungs[n - 1][0]:
+                grown, added = self.after_buy, after_buy
+            rule = {"action": grown.default} if added == 1 else grown.data(added - 2)
+            put = "" if added == 1 else ("first" if grown.put_first[added - 2] else "last")
+            rows.append(
+                {
+                    "rules": first + after_buy * self._buys(first),
+                    "rtp": self.optimal_rtp - cost,
+                    "cost": cost,
+                    "cost_se": se,
+                    "decision": "first" if grown is self.first else "after a buy",
+                    "put": put,
+                    "added": rule_words(rule),
+                }
+            )
+        table = pd.DataFrame(rows)
+        return table if self.after_buy is not None else table.drop(columns="decision")
+
+    def rung(self, cost: float) -> int:
+        """The first rung (1-based) whose estimated cost is at most ``cost`` (else the
+        last)."""
+        for n, (mean, _) in enumerate(self.costs):
+            if mean <= cost:
+                return n + 1
+        return len(self.costs)
+
+    def strategy_data(self, rung: int, name: str = "derived", description: str = "") -> dict:
+        first, after_buy = self.rungs[rung - 1]
+        data = {"name": name, "variant": self.variant.name, "description": description}
+        if self.variant.buy_game:
+            data["buy_game_decision"] = "exact"
+        data["first"] = self.first.rung_rules(first)
+        draws = any(rule["action"] == "exchange" for rule in data["first"])
+        if self._buys(first):
+            data["after_buy"] = self.after_buy.rung_rules(after_buy)
+            draws |= any(rule["action"] == "replace" for rule in data["after_buy"])
+        if draws:
+            data["after_draw"] = self.after_draw
+        return data
+
+    def strategy(self, rung: int, name: str = "derived", description: str = "") -> Strategy:
+        return Strategy.from_dict(self.strategy_data(rung, name, description), self.variant)
+
+    method: ClassVar[str] = METHOD
+    named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
+
+    @property
+    def rtps(self) -> list[float]:
+        return [self.optimal_rtp - cost for cost, _ in self.costs]
+
+    def rules_text(self, rung: int) -> str:
+        first, after_buy = self.rungs[rung - 1]
+        if not self._buys(first):
+            return f"{first} rules on the dealt cards"
+        return f"{first + after_buy} rules ({first} on the dealt cards, {after_buy} after a buy)"
+
+    def rung_note(self, rung: int) -> str:
+        return f" (SE {self.costs[rung - 1][1]:.6f}, {self.samples:,} sampled situations)"
+
+    def check_note(self, checked: dict) -> str:
+        game = " (both buying the dealer's game exactly)" if self.variant.buy_game else ""
+        return (
+            f" Its decisions are weighed there with exact play after the draw; played "
+            f"against optimal on the same {checked['rounds']:,} deals{game} it returns "
+            f"{checked['cost']:.6f} less (SE {checked['cost_se']:.6f})."
+        )
+
+    def record(self) -> dict:
+        return {"samples": self.samples, "seed": self.seed, "after_draw": self.after_draw}
+
+    @property
+    def footer(self) -> str:
+        never_bought = ", the dealer's game never bought" if self.variant.buy_game else ""
+        bought = "; after a buy, on those where optimal play buys (every card bought)"
+        return (
+            f"optimal play: {self.optimal_rtp:.6f} (exact{never_bought}); rungs estimated on "
+            f"{self.samples:,} situations (seed {self.seed}){bought if self.after_buy else ''}"
+            "\nafter an exchange: " + "; ".join(rule_words(rule) for rule in self.after_draw)
+        )
+
+    def check(self, named: dict[str, Strategy], rounds: int = CHECK_ROUNDS) -> dict[str, dict]:
+        """Each strategy (a rung named in ``named_costs``) played against ``optimal`` on
+        the same ``rounds`` deals: its RTP and what it returns less, with the paired
+        standard error."""
+        table = compare(self.variant, ["optimal", *named.values()], rounds, seed=self.seed)
+        rows = table.table.set_index("strategy")
+        checked = {}
+        for name in named:
+            rung = self.rung(self.named_costs[name])
+            checked[name] = {
+                "rules": int(self.table["rules"][rung - 1]),
+                "rtp": float(rows.loc[name, "rtp"]),
+                "cost": -float(rows.loc[name, "difference"]),
+                "cost_se": float(rows.loc[name, "difference_se"]),
+                "estimated_cost": self.costs[rung - 1][0],
+                "method": f"simulated against optimal on the same {rounds:,} deals",
+                "rounds": rounds,
+            }
+        return checked
+
+
+def derive_draw_ladder(
+    variant: Variant | str,
+    max_rules: int = 16,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 1,
+    situations: Situations | None = None,
+) -> DrawLadder:
+    """Grow rules over sampled situations, as ``derive_ladder`` does over every deal of
+    a fold-or-bet game: where a sixth card is sold, rules on the dealt cards and after a
+    buy, each rung taking the next rule of the two that gains more (at most
+    ``max_rules`` at each)."""
+    variant = load_variant(variant)
+    if not supports_exact_draws(variant):
+        raise ValueError(
+            f"{variant.name}: strategies are derived where every first option of a "
+            "situation is weighed exactly (oasis, six-card, and fold-or-bet games)"
+        )
+    situations = situations or sampled_situations(variant, samples, seed)
+    first = grow_rules(variant, first_choices(variant, situations), max_rules)
+    after_buy = None
+    if variant.buy_fee is not None:
+        after_buy = grow_rules(variant, after_buy_choices(variant, situations), max_rules)
     fold_or_bet = fold_or_bet_ladder(variant, cost=AFTER_DRAW_COST)
     after = fold_or_bet.strategy_data(fold_or_bet.rung(AFTER_DRAW_COST))["first"]
     return DrawLadder(
         variant,
-        ["fold", "play"][default],
-        rules,
-        order,
-        put_first,
-        costs,
+        first,
+        after_buy,
+        _merged(first, after_buy),
         optimal_rtp(variant)["rtp"],
         after,
-        len(evs),
+        len(situations.evs),
         situations.seed,
     )
+
+
+def _merged(first: Grown, after_buy: Grown | None) -> list[tuple[int, int]]:
+    """The rungs: one more rule of whichever ladder's next rule gains more."""
+    if after_buy is None:
+        return [(n, 0) for n in range(1, len(first.costs) + 1)]
+    rungs, i, j = [(1, 1)], 1, 1
+    while i < len(first.costs) or j < len(after_buy.costs):
+        gain_first = first.costs[i - 1][0] - first.costs[i][0] if i < len(first.costs) else -1
+        gain_after = (
+            after_buy.costs[j - 1][0] - after_buy.costs[j][0] if j < len(after_buy.costs) else -1
+        )
+        if gain_first >= gain_after:
+            i += 1
+        else:
+            j += 1
+        rungs.append((i, j))
+    return rungs
 
 
 def _cost(losses: np.ndarray) -> tuple[float, float]:

@@ -345,16 +345,24 @@ def _rule(rule: Table, point: str, variant: Variant) -> list[int]:
 
 
 def _keep(rule: Table, row: list[int], action: str, variant: Variant) -> None:
-    keep = rule.text("keep")
-    words = keep.split()
-    if words[0] == "highest" and len(words) == 2 and words[1].isdigit():
-        code, size = k.KEEP_HIGHEST, int(words[1])
-        row[k.KEEP_COUNT] = size
-    elif keep in KEEPS:
-        code, size = KEEPS[keep]
+    if isinstance(rule.data.get("keep"), list):  # the cards of two patterns, both there
+        keeps = _names(rule, "keep", [name for name in KEEPS if name != "none"])
+        if len(keeps) != 2 or keeps[0] == keeps[1]:
+            raise rule.error("keep", f"a list names two patterns, e.g. ['four-flush', 'pair'], "
+                             f"got {keeps!r}")  # fmt: skip
+        keep, size = " and ".join(keeps), None  # they may share cards
+        row[k.KEEP], row[k.KEEP_ALSO] = KEEPS[keeps[0]][0], KEEPS[keeps[1]][0]
     else:
-        raise rule.error("keep", f"{keep!r} is not one of {', '.join(KEEPS)}, highest N")
-    row[k.KEEP] = code
+        keep = rule.text("keep")
+        words = keep.split()
+        if words[0] == "highest" and len(words) == 2 and words[1].isdigit():
+            code, size = k.KEEP_HIGHEST, int(words[1])
+            row[k.KEEP_COUNT] = size
+        elif keep in KEEPS:
+            code, size = KEEPS[keep]
+        else:
+            raise rule.error("keep", f"{keep!r} is not one of {', '.join(KEEPS)}, highest N")
+        row[k.KEEP] = code
     if action == "replace":
         if size is not None and size > 5:
             raise rule.error("keep", "a replacement keeps five of six cards")

@@ -30,8 +30,9 @@ def rule_words(rule: dict) -> str:
     """One rule in words: its action, and when it applies."""
     action = rule["action"]
     if action in ("exchange", "replace"):
+        keep = rule["keep"]
         action += (
-            f" (keep {rule['keep']}"
+            f" (keep {keep if isinstance(keep, str) else ' and '.join(keep)}"
             + (f", throw {rule['throw']}" if "throw" in rule else "")
             + ")"
         )

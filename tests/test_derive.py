@@ -150,7 +150,7 @@ def test_strategies_explain_themselves(tmp_path):
 
 @pytest.mark.parametrize(
     ("variant", "message"),
-    [("six-card", "buy a sixth card is not built"), ("russian", "weighed exactly")],
+    [("six-card-125", "weighed exactly"), ("russian", "weighed exactly")],
 )
 def test_derive_refuses_what_it_cannot_weigh(variant, message):
     result = CliRunner().invoke(main, ["derive", variant])
@@ -205,8 +205,8 @@ def test_each_rule_of_a_draw_ladder_lowers_its_cost_as_its_rules_decide(oasis):
     best = situations.evs.max(axis=1)
     for rules, cost in enumerate(costs, start=1):
         strategy = oasis_ladder.strategy(rules)
-        chosen = chosen_options_jit(strategy.rules, situations.hands, situations.upcards,
-                                    options, Action.DECLINE)  # fmt: skip
+        chosen = chosen_options_jit(strategy.rules, Point.FIRST, situations.hands,
+                                    situations.upcards, options, Action.DECLINE)  # fmt: skip
         assert (chosen >= 0).all()
         lost = best - situations.evs[np.arange(300), chosen]
         assert lost.mean() == pytest.approx(cost, abs=1e-12)
@@ -230,6 +230,94 @@ def test_keep_open_straight_holds_the_open_four(hand, kept):
     mask = k.keep_mask_jit(cards, k.KEEP_OPEN_STRAIGHT, 4)
     held = format_cards(c for i, c in enumerate(cards) if mask >> i & 1) if mask >= 0 else None
     assert held == kept
+
+
+@pytest.fixture(scope="module")
+def six_card():
+    from simulate.derive_draws import after_buy_choices, derive_draw_ladder, sampled_situations
+
+    situations = sampled_situations(load_variant("six-card"), 400, seed=3)
+    ladder = derive_draw_ladder("six-card", 6, situations=situations)
+    return ladder, situations, after_buy_choices(ladder.variant, situations)
+
+
+def test_the_choices_after_a_buy_are_those_advise_weighs(six_card):
+    from simulate.cards import format_cards
+    from simulate.exact import advise
+
+    choices = six_card[2]
+    assert len(choices.evs) == 46 * (six_card[1].evs.argmax(axis=1) == 2).sum() > 0
+    for row in np.random.default_rng(4).choice(len(choices.evs), 6, replace=False):
+        frame = advise("six-card", format_cards(choices.hands[row]),
+                       format_cards(choices.upcards[row : row + 1]), game=False)  # fmt: skip
+        assert np.allclose(frame["ev"], choices.evs[row], rtol=0, atol=1e-9)
+
+
+def test_each_rung_of_the_six_card_ladder_costs_what_its_rules_lose(six_card):
+    """A rung's cost is what its first decisions lose on the sampled situations plus what
+    its decisions after a buy lose where optimal play buys, both decided by its rules as
+    the engine decides them; the rungs grow at both decisions."""
+    from simulate._derive import chosen_options_jit
+    from simulate.derive_draws import AFTER_BUY_OPTIONS
+    from simulate.exact import first_options
+
+    ladder, situations, after = six_card
+    options = first_options(ladder.variant)[0]
+    costs = [cost for cost, _ in ladder.costs]
+    assert all(b <= a for a, b in itertools.pairwise(costs)) and costs[-1] < costs[0] / 5
+    assert set(ladder.table["decision"]) == {"first", "after a buy"}
+    for rung, cost in enumerate(costs, start=1):
+        strategy = ladder.strategy(rung)
+        chosen = chosen_options_jit(strategy.rules, Point.FIRST, situations.hands,
+                                    situations.upcards, options, Action.DECLINE)  # fmt: skip
+        lost = (situations.evs.max(axis=1) - situations.evs[np.arange(400), chosen]).mean()
+        if "after_buy" in strategy.data:
+            rules = strategy.rules
+            chosen = chosen_options_jit(rules, Point.AFTER_BUY, after.hands, after.upcards,
+                                        AFTER_BUY_OPTIONS, Action.DECLINE)  # fmt: skip
+            assert (chosen >= 0).all()
+            best = after.evs.max(axis=1) - after.evs[np.arange(len(chosen)), chosen]
+            lost += (after.weights * best).sum() / 400
+        assert lost == pytest.approx(cost, abs=1e-12)
+        assert strategy.data["buy_game_decision"] == "exact"
+
+
+def test_a_replacement_keeps_the_cards_of_two_patterns():
+    from simulate.cards import format_cards, parse_cards
+
+    data = {
+        "name": "t",
+        "variant": "six-card",
+        "first": [{"action": "buy"}],
+        "after_buy": [{"action": "replace", "keep": ["four-flush", "pair"]}, {"action": "fold"}],
+        "after_draw": [{"action": "play"}],
+    }
+    rules = Strategy.from_dict(data, load_variant("six-card")).rules
+    for hand, kept in [
+        ("2d 4d 7d Ad 8c 2c", "2d 4d 7d Ad 2c"),  # the pair's other card, not the higher 8c
+        ("2d 4d 7d Ad 8c 9c", None),  # no pair: the rule does not apply
+    ]:
+        cards = parse_cards(hand).astype(np.int64)
+        action, mask = k.decide_jit(rules, Point.AFTER_BUY, cards, 51, 0)
+        held = format_cards(c for i, c in enumerate(cards) if mask >> i & 1)
+        assert (action, held) == ((Action.REPLACE, kept) if kept else (Action.FOLD, ""))
+
+
+@pytest.mark.parametrize(
+    ("keep", "message"),
+    [(["four-flush"], "names two patterns"), (["four-flush", "nine"], "'nine' is not one of")],
+)
+def test_a_bad_list_of_patterns_to_keep_is_refused(keep, message):
+    data = {
+        "name": "t",
+        "variant": "six-card",
+        "first": [{"action": "buy"}],
+        "after_buy": [{"action": "replace", "keep": keep}, {"action": "fold"}],
+        "after_draw": [{"action": "play"}],
+    }
+    with pytest.raises(StrategyError, match=message) as error:
+        Strategy.from_dict(data, load_variant("six-card"))
+    assert "after_buy" in str(error.value) and "keep" in str(error.value)
 
 
 def test_the_shipped_oasis_expert_returns_more_than_the_simple_one():
