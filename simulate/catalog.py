@@ -1,7 +1,7 @@
 """Every strategy of a variant, by name: its shipped strategy files and the strategies
 computed from its rules. ``load_strategy`` and ``strategy_names`` read this one registry.
 
->>> strategy_names("six-card")
+>>> strategy_names("russian")
 ['always-play', 'basic', 'optimal', 'optimal-no-draws', 'optimized', 'pair-or-better']
 """
 

@@ -107,11 +107,11 @@ class Choices:
     weights: np.ndarray
     situations: int
 
-    def cost(self, current: np.ndarray) -> tuple[float, float]:
-        """The mean over the situations of what choosing ``current`` (the EV chosen per
-        row) loses to the best option, and its standard error."""
+    def losses(self, current: np.ndarray) -> np.ndarray:
+        """Per situation, what choosing ``current`` (the EV chosen per row) loses to the
+        best option."""
         lost = self.weights * (self.evs.max(axis=1) - current)
-        return _cost(np.bincount(self.groups, lost, minlength=self.situations))
+        return np.bincount(self.groups, lost, minlength=self.situations)
 
 
 def first_choices(variant: Variant, situations: Situations) -> Choices:
@@ -123,11 +123,15 @@ def first_choices(variant: Variant, situations: Situations) -> Choices:
     )  # fmt: skip
 
 
-def after_buy_choices(variant: Variant, situations: Situations) -> Choices:
-    """The decision after a buy, on each situation where buying a sixth card is the
-    best first option, with every card it may buy (each weighing 1/46 of it)."""
-    buy = first_options(variant)[0][:, 0].tolist().index(Action.BUY)
-    bought = np.flatnonzero(situations.evs.argmax(axis=1) == buy)
+def after_buy_choices(
+    variant: Variant, situations: Situations, buying: np.ndarray | None = None
+) -> Choices:
+    """The decision after a buy, with every card it may buy (each weighing 1/46 of the
+    situation), on the situations where ``buying`` (default: where buying a sixth card
+    is the best first option)."""
+    if buying is None:
+        buying = situations.evs.argmax(axis=1) == _buy_option(variant)
+    bought = np.flatnonzero(buying)
     n, unseen = len(bought), 46
     sixes = np.empty((n, unseen, 6), dtype=np.int64)
     evs = np.empty((n, unseen, len(AFTER_BUY_OPTIONS)))
@@ -143,6 +147,10 @@ def after_buy_choices(variant: Variant, situations: Situations) -> Choices:
         evs.reshape(-1, len(AFTER_BUY_OPTIONS)), np.repeat(bought, unseen),
         np.full(n * unseen, 1 / unseen), len(situations.evs),
     )  # fmt: skip
+
+
+def _buy_option(variant: Variant) -> int:
+    return first_options(variant)[0][:, 0].tolist().index(Action.BUY)
 
 
 def _candidate_actions(variant: Variant, point: Point) -> list[dict]:
@@ -209,8 +217,13 @@ class Grown:
     order: list[int]
     """The rules' indexes in the order a strategy reads them."""
     put_first: list[bool]
-    costs: list[tuple[float, float]]
-    """Each rung's mean cost and its standard error."""
+    losses: np.ndarray
+    """Per rung and sampled situation, what the rung's choices lose to the best."""
+
+    @property
+    def costs(self) -> list[tuple[float, float]]:
+        """Each rung's mean cost over the situations and its standard error."""
+        return [_cost(lost) for lost in self.losses]
 
     def data(self, index: int) -> dict:
         """Rule ``index`` as a strategy file writes it."""
@@ -276,7 +289,7 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
     rows = np.arange(len(evs))
     draw_names = ["", *DRAWS]
     rules, order, put_first = [], [], []
-    costs = [choices.cost(current)]
+    losses = [choices.losses(current)]
     while len(rules) < max_rules - 1:
         found = None
         for a in range(len(actions)):
@@ -313,8 +326,8 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
         order = [len(rules), *order] if top else [*order, len(rules)]
         put_first.append(top)
         rules.append((rule, actions[a], draw_names[d]))
-        costs.append(choices.cost(current))
-    return Grown(["fold", "play"][default], rules, order, put_first, costs)
+        losses.append(choices.losses(current))
+    return Grown(["fold", "play"][default], rules, order, put_first, np.array(losses))
 
 
 @dataclass
@@ -326,7 +339,10 @@ class DrawLadder:
     variant: Variant
     first: Grown
     after_buy: Grown | None
-    """The rules after a buy, grown on the situations where optimal play buys."""
+    """The rules after a buy, grown on the situations where optimal play or a rung of
+    ``first`` buys."""
+    buying: np.ndarray | None
+    """Per rung of ``first`` and sampled situation, whether its rules buy."""
     rungs: list[tuple[int, int]]
     """Per rung, how many rules of ``first`` and of ``after_buy`` it reads (the defaults
     included; 0 after a buy where the game sells none)."""
@@ -339,17 +355,16 @@ class DrawLadder:
         return any(rule["action"] == "buy" for rule in self.first.rung_rules(first))
 
     def _cost(self, first: int, after_buy: int) -> tuple[float, float]:
-        cost, se = self.first.costs[first - 1]
-        if not self._buys(first):
-            return cost, se
-        extra, extra_se = self.after_buy.costs[after_buy - 1]
-        return cost + extra, math.hypot(se, extra_se)
+        lost = self.first.losses[first - 1]
+        if self.after_buy is not None:
+            lost = lost + self.buying[first - 1] * self.after_buy.losses[after_buy - 1]
+        return _cost(lost)
 
     @property
     def costs(self) -> list[tuple[float, float]]:
-        """Each rung's estimated cost and its standard error: its first decisions' (the
-        choices after them exact), plus, where it buys, the cost of its rules after a
-        buy where optimal play buys (standard errors added in quadrature)."""
+        """Each rung's estimated cost and its standard error: what its first decisions
+        lose (the choices after them exact), plus, on the situations where they buy, what
+        its rules after the buy lose."""
         return [self._cost(first, after_buy) for first, after_buy in self.rungs]
 
     @property
@@ -433,7 +448,7 @@ class DrawLadder:
     @property
     def footer(self) -> str:
         never_bought = ", the dealer's game never bought" if self.variant.buy_game else ""
-        bought = "; after a buy, on those where optimal play buys (every card bought)"
+        bought = "; after a buy, on those where optimal play or a rung buys (every card bought)"
         return (
             f"optimal play: {self.optimal_rtp:.6f} (exact{never_bought}); rungs estimated on "
             f"{self.samples:,} situations (seed {self.seed}){bought if self.after_buy else ''}"
@@ -480,21 +495,41 @@ def derive_draw_ladder(
         )
     situations = situations or sampled_situations(variant, samples, seed)
     first = grow_rules(variant, first_choices(variant, situations), max_rules)
-    after_buy = None
+    after_buy = buying = None
     if variant.buy_fee is not None:
-        after_buy = grow_rules(variant, after_buy_choices(variant, situations), max_rules)
+        buying = _buying(variant, first, situations)
+        optimal_buys = situations.evs.argmax(axis=1) == _buy_option(variant)
+        choices = after_buy_choices(variant, situations, buying.any(axis=0) | optimal_buys)
+        after_buy = grow_rules(variant, choices, max_rules)
     fold_or_bet = fold_or_bet_ladder(variant, cost=AFTER_DRAW_COST)
     after = fold_or_bet.strategy_data(fold_or_bet.rung(AFTER_DRAW_COST))["first"]
     return DrawLadder(
         variant,
         first,
         after_buy,
+        buying,
         _merged(first, after_buy),
         optimal_rtp(variant)["rtp"],
         after,
         len(situations.evs),
         situations.seed,
     )
+
+
+def _buying(variant: Variant, first: Grown, situations: Situations) -> np.ndarray:
+    """Per rung of ``first`` and situation, whether the rung's rules buy a sixth card."""
+    options, buy = first_options(variant)[0], _buy_option(variant)
+    rows = []
+    for rules in range(1, len(first.losses) + 1):
+        data = {"name": "rung", "variant": variant.name, "first": first.rung_rules(rules)}
+        if any(rule["action"] == "buy" for rule in data["first"]):
+            data["after_buy"] = [{"action": "play"}]
+        compiled = Strategy.from_dict(data, variant).rules
+        chosen = kernels.chosen_options_jit(
+            compiled, Point.FIRST, situations.hands, situations.upcards, options, _NOT_OFFERED
+        )
+        rows.append(chosen == buy)
+    return np.array(rows)
 
 
 def _merged(first: Grown, after_buy: Grown | None) -> list[tuple[int, int]]:

@@ -255,13 +255,13 @@ def test_the_choices_after_a_buy_are_those_advise_weighs(six_card):
 
 def test_each_rung_of_the_six_card_ladder_costs_what_its_rules_lose(six_card):
     """A rung's cost is what its first decisions lose on the sampled situations plus what
-    its decisions after a buy lose where optimal play buys, both decided by its rules as
-    the engine decides them; the rungs grow at both decisions."""
+    its decisions after a buy lose where it buys, every card bought, both decided by its
+    rules as the engine decides them; the rungs grow at both decisions."""
     from simulate._derive import chosen_options_jit
-    from simulate.derive_draws import AFTER_BUY_OPTIONS
+    from simulate.derive_draws import AFTER_BUY_OPTIONS, after_buy_choices
     from simulate.exact import first_options
 
-    ladder, situations, after = six_card
+    ladder, situations, _ = six_card
     options = first_options(ladder.variant)[0]
     costs = [cost for cost, _ in ladder.costs]
     assert all(b <= a for a, b in itertools.pairwise(costs)) and costs[-1] < costs[0] / 5
@@ -270,15 +270,16 @@ def test_each_rung_of_the_six_card_ladder_costs_what_its_rules_lose(six_card):
         strategy = ladder.strategy(rung)
         chosen = chosen_options_jit(strategy.rules, Point.FIRST, situations.hands,
                                     situations.upcards, options, Action.DECLINE)  # fmt: skip
-        lost = (situations.evs.max(axis=1) - situations.evs[np.arange(400), chosen]).mean()
+        lost = (situations.evs.max(axis=1) - situations.evs[np.arange(400), chosen]).sum()
         if "after_buy" in strategy.data:
+            after = after_buy_choices(ladder.variant, situations, chosen == 2)
             rules = strategy.rules
-            chosen = chosen_options_jit(rules, Point.AFTER_BUY, after.hands, after.upcards,
-                                        AFTER_BUY_OPTIONS, Action.DECLINE)  # fmt: skip
-            assert (chosen >= 0).all()
-            best = after.evs.max(axis=1) - after.evs[np.arange(len(chosen)), chosen]
-            lost += (after.weights * best).sum() / 400
-        assert lost == pytest.approx(cost, abs=1e-12)
+            decided = chosen_options_jit(rules, Point.AFTER_BUY, after.hands, after.upcards,
+                                         AFTER_BUY_OPTIONS, Action.DECLINE)  # fmt: skip
+            assert (decided >= 0).all()
+            rows = np.arange(len(decided))
+            lost += (after.weights * (after.evs.max(axis=1) - after.evs[rows, decided])).sum()
+        assert lost / 400 == pytest.approx(cost, abs=1e-12)
         assert strategy.data["buy_game_decision"] == "exact"
 
 
