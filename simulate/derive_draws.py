@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -22,8 +22,9 @@ import pandas as pd
 
 from . import _derive as kernels
 from . import _strategy as k
-from .codes import Action, Fee, Point
-from .compare import compare
+from .catalog import load_strategy
+from .codes import Action, Fee, GameMode, Point
+from .compare import compare, paired_difference
 from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
 from .evaluator import evaluate
 from .exact import first_options, value_lists
@@ -436,10 +437,17 @@ class DrawLadder:
 
     def check_note(self, checked: dict) -> str:
         game = " (both buying the dealer's game exactly)" if self.variant.buy_game else ""
+        never = ""
+        if "cost_game_never_bought" in checked:
+            never = (
+                f"; with the game never bought, as the estimate weighs it, "
+                f"{checked['cost_game_never_bought']:.6f} less "
+                f"(SE {checked['cost_se_game_never_bought']:.6f})"
+            )
         return (
             f" Its decisions are weighed there with exact play after the draw; played "
             f"against optimal on the same {checked['rounds']:,} deals{game} it returns "
-            f"{checked['cost']:.6f} less (SE {checked['cost_se']:.6f})."
+            f"{checked['cost']:.6f} less (SE {checked['cost_se']:.6f}){never}."
         )
 
     def record(self) -> dict:
@@ -458,21 +466,29 @@ class DrawLadder:
     def check(self, named: dict[str, Strategy], rounds: int = CHECK_ROUNDS) -> dict[str, dict]:
         """Each strategy (a rung named in ``named_costs``) played against ``optimal`` on
         the same ``rounds`` deals: its RTP and what it returns less, with the paired
-        standard error."""
-        table = compare(self.variant, ["optimal", *named.values()], rounds, seed=self.seed)
-        rows = table.table.set_index("strategy")
+        standard error; where the dealer's game is sold (both then buy it exactly), also
+        what it returns less with the game never bought, as the estimate weighs it."""
+        players = [load_strategy("optimal", self.variant), *named.values()]
+        if self.variant.buy_game:
+            players += [_never_buying(strategy) for strategy in players]
+        played = compare(self.variant, players, rounds, seed=self.seed).results
+        results = {result.strategy.name: result for result in played}
         checked = {}
         for name in named:
             rung = self.rung(self.named_costs[name])
             checked[name] = {
                 "rules": int(self.table["rules"][rung - 1]),
-                "rtp": float(rows.loc[name, "rtp"]),
-                "cost": -float(rows.loc[name, "difference"]),
-                "cost_se": float(rows.loc[name, "difference_se"]),
+                "rtp": float(results[name].summary["rtp"]),
+                **_paired(results, "optimal", name),
                 "estimated_cost": self.costs[rung - 1][0],
                 "method": f"simulated against optimal on the same {rounds:,} deals",
                 "rounds": rounds,
             }
+            if self.variant.buy_game:
+                never = _paired(results, "optimal-never", f"{name}-never")
+                checked[name] |= {
+                    f"{key}_game_never_bought": value for key, value in never.items()
+                }
         return checked
 
 
@@ -514,6 +530,17 @@ def derive_draw_ladder(
         len(situations.evs),
         situations.seed,
     )
+
+
+def _never_buying(strategy: Strategy) -> Strategy:
+    """The strategy with the dealer's game never bought."""
+    return replace(strategy, name=f"{strategy.name}-never", game_mode=GameMode.NEVER)
+
+
+def _paired(results: dict, base: str, name: str) -> dict[str, float]:
+    """What ``name`` returned less than ``base`` on the same deals, and the paired SE."""
+    difference, se = paired_difference(results[name], results[base])
+    return {"cost": -difference, "cost_se": se}
 
 
 def _buying(variant: Variant, first: Grown, situations: Situations) -> np.ndarray:
