@@ -1134,7 +1134,8 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
     default=24,
     show_default=True,
     type=click.IntRange(2, 60),
-    help="The most rules of the ladder's last rung (the default rule included).",
+    help="The most rules of the ladder's last rung (the default rule included); in "
+    "Six-Card, at each of the two decisions.",
 )
 @click.option(
     "--out-dir",
@@ -1159,8 +1160,9 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
 def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, as_json) -> None:
     """Derive rule strategies a person can follow from VARIANT's exact optimal decisions:
     a ladder from one rule up, each rung with its RTP and its cost against optimal play
-    (exact in games of folding or betting; in Oasis, on sampled situations each weighed
-    exactly); the simple and expert rungs written as strategy files (and charts)."""
+    (exact in games of folding or betting; in Oasis and Six-Card, on sampled situations
+    each weighed exactly); the simple and expert rungs written as strategy files (and
+    charts). ``--rules``: the most rules of a decision's ladder."""
     from .derive import derive_ladder, save_derived
     from .derive_draws import derive_draw_ladder
 

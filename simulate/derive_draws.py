@@ -1,13 +1,17 @@
-"""Rule strategies derived from the optimal decisions of a game with exchanges (Oasis).
+"""Rule strategies derived from the optimal decisions of a game with draws (Oasis,
+Six-Card).
 
-The first decision (fold, bet, or an exchange named by the cards kept) is fitted on
-situations dealt at random, every option of each weighed exactly (the decisions after
-the draw exact too); the decision after an exchange is the fold-or-bet ladder's rung
-within ``AFTER_DRAW_COST`` of the best (``derive.derive_ladder`` on the dealt game).
-A ladder grows as for fold-or-bet games, one rule at a time, each the rule that gains
-most over the sampled situations. A rung's RTP is the game's exact optimal RTP less its
-mean cost over the situations (what it loses to the best option), with its standard
-error; the shipped rungs are also played against ``optimal`` on the same deals.
+The first decision (fold, bet, buy a sixth card, or an exchange named by the cards
+kept) is fitted on situations dealt at random, every option of each weighed exactly (the
+decisions after the draw exact too). Where a sixth card is sold, the decision after the
+buy (fold, bet, or a replacement named by the cards kept) is fitted too, on every card
+bought in the situations where optimal play or a rung buys. The decision after an
+exchange or a replacement is the fold-or-bet ladder's rung within ``AFTER_DRAW_COST`` of
+the best (``derive.derive_ladder`` on the dealt game). A ladder grows as for fold-or-bet
+games, one rule at a time, each the rule that gains most over the sampled situations (in
+Six-Card, at whichever decision gains more). A rung's RTP is the game's exact optimal
+RTP less its mean cost over the situations (what it loses to the best option), with its
+standard error; the shipped rungs are also played against ``optimal`` on the same deals.
 """
 
 from __future__ import annotations
@@ -42,12 +46,13 @@ SIMPLE_COST, EXPERT_COST = 0.005, 0.001
 estimated on the sampled situations)."""
 CHECK_ROUNDS = 4_000_000
 METHOD = (
-    "Each rung adds the first-decision rule (put first, or last before the default) that "
-    "gains the most over situations dealt at random, every option of each weighed exactly "
-    "(decisions after the draw exact); a rung's RTP is the exact optimal RTP less its mean "
-    "cost over those situations. After an exchange the strategies fold or bet by the "
-    "fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped strategies "
-    "are played against optimal on the same deals."
+    "Each rung adds the rule (put first, or last before the default) that gains the most "
+    "over situations dealt at random, every option of each weighed exactly (decisions after "
+    "the draw exact), on the dealt cards or, where a sixth card is sold, after the buy (on "
+    "every card bought); a rung's RTP is the exact optimal RTP less its mean cost over "
+    "those situations. After an exchange or a replacement the strategies fold or bet by "
+    "the fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped "
+    "strategies are played against optimal on the same deals."
 )
 DEFAULT_SAMPLES = 10_000
 _DRAW_KEEPS = ("four-flush", "four-straight", "open-straight", "four-straight-flush")
