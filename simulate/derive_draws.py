@@ -242,31 +242,6 @@ class Grown:
         """The rung with ``rules`` rules (the default included), in the order read."""
         return [*(self.data(i) for i in self.order if i < rules - 1), {"action": self.default}]
 
-    def rung(self, cost: float) -> int:
-        """The fewest rules whose estimated cost is at most ``cost`` (else the largest)."""
-        for n, (mean, _) in enumerate(self.costs):
-            if mean <= cost:
-                return n + 1
-        return len(self.costs)
-
-    def table(self, base: float = 0.0) -> pd.DataFrame:
-        """One row per rung: rules, RTP (``base`` less the cost), cost and its SE, where
-        its rule was put and the rule in words."""
-        added = [{"action": self.default}] + [self.data(i) for i in range(len(self.rules))]
-        return pd.DataFrame(
-            [
-                {
-                    "rules": n + 1,
-                    "rtp": base - cost,
-                    "cost": cost,
-                    "cost_se": se,
-                    "put": "" if n == 0 else ("first" if self.put_first[n - 1] else "last"),
-                    "added": rule_words(added[n]),
-                }
-                for n, (cost, se) in enumerate(self.costs)
-            ]
-        )
-
 
 def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
     """Grow rules at one decision point, one at a time, each the rule that gains most
