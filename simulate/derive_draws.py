@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
@@ -113,10 +114,15 @@ class Choices:
     weights: np.ndarray
     situations: int
 
+    @cached_property
+    def best(self) -> np.ndarray:
+        """Per row, the best option's EV."""
+        return self.evs.max(axis=1)
+
     def losses(self, current: np.ndarray) -> np.ndarray:
         """Per situation, what choosing ``current`` (the EV chosen per row) loses to the
         best option."""
-        lost = self.weights * (self.evs.max(axis=1) - current)
+        lost = self.weights * (self.best - current)
         return np.bincount(self.groups, lost, minlength=self.situations)
 
 
@@ -226,7 +232,7 @@ class Grown:
     losses: np.ndarray
     """Per rung and sampled situation, what the rung's choices lose to the best."""
 
-    @property
+    @cached_property
     def costs(self) -> list[tuple[float, float]]:
         """Each rung's mean cost over the situations and its standard error."""
         return [_cost(lost) for lost in self.losses]
@@ -335,13 +341,18 @@ class DrawLadder:
     def _buys(self, first: int) -> bool:
         return any(rule["action"] == "buy" for rule in self.first.rung_rules(first))
 
+    def _rule_count(self, rung: int) -> int:
+        """The rules the rung's strategy reads, at every decision it reaches."""
+        first, after_buy = self.rungs[rung - 1]
+        return first + after_buy * self._buys(first)
+
     def _cost(self, first: int, after_buy: int) -> tuple[float, float]:
         lost = self.first.losses[first - 1]
         if self.after_buy is not None:
             lost = lost + self.buying[first - 1] * self.after_buy.losses[after_buy - 1]
         return _cost(lost)
 
-    @property
+    @cached_property
     def costs(self) -> list[tuple[float, float]]:
         """Each rung's estimated cost and its standard error: what its first decisions
         lose (the choices after them exact), plus, on the situations where they buy, what
@@ -353,8 +364,9 @@ class DrawLadder:
         """One row per rung: its rules in all, RTP, cost and its SE, the decision the
         added rule is for, where it was put and the rule."""
         rows = []
-        for n, (first, after_buy) in enumerate(self.rungs):
-            cost, se = self.costs[n]
+        for n, ((first, after_buy), (cost, se)) in enumerate(
+            zip(self.rungs, self.costs, strict=True)
+        ):
             grown, added = self.first, first
             if n and first == self.rungs[n - 1][0]:
                 grown, added = self.after_buy, after_buy
@@ -362,7 +374,7 @@ class DrawLadder:
             put = "" if added == 1 else ("first" if grown.put_first[added - 2] else "last")
             rows.append(
                 {
-                    "rules": first + after_buy * self._buys(first),
+                    "rules": self._rule_count(n + 1),
                     "rtp": self.optimal_rtp - cost,
                     "cost": cost,
                     "cost_se": se,
@@ -410,7 +422,9 @@ class DrawLadder:
         first, after_buy = self.rungs[rung - 1]
         if not self._buys(first):
             return f"{first} rules on the dealt cards"
-        return f"{first + after_buy} rules ({first} on the dealt cards, {after_buy} after a buy)"
+        return (
+            f"{self._rule_count(rung)} rules ({first} on the dealt cards, {after_buy} after a buy)"
+        )
 
     def rung_note(self, rung: int) -> str:
         return f" (SE {self.costs[rung - 1][1]:.6f}, {self.samples:,} sampled situations)"
@@ -457,7 +471,7 @@ class DrawLadder:
         for name in named:
             rung = self.rung(self.named_costs[name])
             checked[name] = {
-                "rules": int(self.table["rules"][rung - 1]),
+                "rules": self._rule_count(rung),
                 "rtp": float(results[name].summary["rtp"]),
                 **_paired(results, "optimal", name),
                 "estimated_cost": self.costs[rung - 1][0],
@@ -543,12 +557,11 @@ def _merged(first: Grown, after_buy: Grown | None) -> list[tuple[int, int]]:
     """The rungs: one more rule of whichever ladder's next rule gains more."""
     if after_buy is None:
         return [(n, 0) for n in range(1, len(first.costs) + 1)]
+    firsts, afters = [cost for cost, _ in first.costs], [cost for cost, _ in after_buy.costs]
     rungs, i, j = [(1, 1)], 1, 1
-    while i < len(first.costs) or j < len(after_buy.costs):
-        gain_first = first.costs[i - 1][0] - first.costs[i][0] if i < len(first.costs) else -1
-        gain_after = (
-            after_buy.costs[j - 1][0] - after_buy.costs[j][0] if j < len(after_buy.costs) else -1
-        )
+    while i < len(firsts) or j < len(afters):
+        gain_first = firsts[i - 1] - firsts[i] if i < len(firsts) else -1
+        gain_after = afters[j - 1] - afters[j] if j < len(afters) else -1
         if gain_first >= gain_after:
             i += 1
         else:
