@@ -63,24 +63,25 @@ def _kadane(sums):
 
 
 @njit(cache=True, parallel=True)
-def best_rule_jit(change, rank_masks, nth_ranks, holds_masks):
+def best_rule_jit(change, rank_masks, nth_ranks, holds_masks, rank_conditions=True):
     """The rule whose groups gain most, ``change[value, up_rank]`` being what the rule's
     action gains on each group (hand values in increasing order along the first axis).
 
     Tried: every interval of upcard ranks x upcard matching (yes, no, ``ANY``) x upcard
     below the player's n-th highest card (``ANY`` or n = 1..5) x holding one of the
-    ranks of ``holds_masks[i]`` (0: any) x the best interval of hand values.
+    ranks of ``holds_masks[i]`` (0: any) x the best interval of hand values; without
+    ``rank_conditions``, neither the matching nor the n-th card (both ``ANY``).
     Returns (gain, first value index, last value index, low rank, high rank, match,
     n-th card, holds index)."""
     n_values = change.shape[0]
     n_holds = holds_masks.shape[0]
-    combos = 3 * 6 * n_holds
+    per_holds = 18 if rank_conditions else 1
+    combos = per_holds * n_holds
     gains = np.zeros(combos)
     found = np.zeros((combos, 4), dtype=np.int64)  # first, last, low, high
     for combo in prange(combos):
-        match = combo % 3 - 1
-        nth = (combo // 3) % 6 - 1 if (combo // 3) % 6 else ANY
-        holds = holds_masks[combo // 18]
+        match, nth = _rank_conditions(combo, rank_conditions)
+        holds = holds_masks[combo // per_holds]
         cumulative = np.zeros((n_values, 14))
         for value in range(n_values):
             ranks = rank_masks[value]
@@ -107,10 +108,17 @@ def best_rule_jit(change, rank_masks, nth_ranks, holds_masks):
                     found[combo, 0], found[combo, 1] = first, last
                     found[combo, 2], found[combo, 3] = low, high
     best = np.argmax(gains)
-    match = best % 3 - 1
-    nth = (best // 3) % 6 - 1 if (best // 3) % 6 else ANY
+    match, nth = _rank_conditions(best, rank_conditions)
     first, last, low, high = found[best]
-    return gains[best], first, last, low, high, match, nth, best // 18
+    return gains[best], first, last, low, high, match, nth, best // per_holds
+
+
+@njit(cache=True, inline="always")
+def _rank_conditions(combo, rank_conditions):
+    """(upcard matching, n-th card) of a combination of ``best_rule_jit``."""
+    if not rank_conditions:
+        return ANY, ANY
+    return combo % 3 - 1, (combo // 3) % 6 - 1 if (combo // 3) % 6 else ANY
 
 
 @njit(cache=True, parallel=True)

@@ -263,12 +263,8 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
     _, masks, nth_ranks = hands_by_value()
     every_value = len(masks)
     present, rows_of = np.unique(values, return_inverse=True)  # the values dealt
-    ranks_read = choices.hands.shape[1] == 5
-    if ranks_read:
-        masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
-    else:  # every rank condition holds everywhere: the search leaves them out
-        masks = np.zeros(len(present), dtype=np.int64)
-        nth_ranks = np.full((len(present), nth_ranks.shape[1]), 13, dtype=np.int64)
+    masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
+    ranks_read = choices.hands.shape[1] == 5  # on six cards the groups cannot tell them
     no_holds = np.zeros(1, dtype=np.int64)
     default = 0 if weights @ evs[:, 0] >= weights @ evs[:, 1] else 1  # fold, play
     current = evs[:, default].copy()
@@ -290,15 +286,15 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
                     held = np.ones(len(evs), dtype=bool) if not draw else draws & DRAWS[draw] > 0
                     grid = np.zeros((len(present), 13))
                     np.add.at(grid, (rows_of[held], up_ranks[held]), change[held])
-                    gain, *where = kernels.best_rule_jit(grid, masks, nth_ranks, no_holds)
+                    gain, *where = kernels.best_rule_jit(
+                        grid, masks, nth_ranks, no_holds, ranks_read
+                    )
                     if found is None or gain > found[0]:
                         found = (gain, a, top, d, where, np.where(held, change, 0.0))
         gain, a, top, d, where, counted = found
         if gain <= 1e-12:
             break
         first, last, low, high, match, nth, _ = where
-        if not ranks_read:
-            match, nth = kernels.ANY, kernels.ANY
         grid = np.zeros((every_value, 13))  # by value, as rules read them
         np.add.at(grid, (values, up_ranks), counted)
         rule = Rule("", present[first], present[last], low, high, match, nth, HOLDS_ANY[0])
