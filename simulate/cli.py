@@ -29,7 +29,7 @@ from .cluster import cluster_client
 from .compare import compare, information_value
 from .evaluator import best_five, hand_category, hand_value
 from .exact import advise
-from .game_buy import saved_game_gain, with_first_decisions
+from .game_buy import saved_game_gain, with_first_decisions, with_rounds
 from .game_sampled import SITUATION_ROUNDS, sampled_game_gain
 from .optimal_game import optimal_result, supports_exact_draws
 from .optimal_sampled import SHORT_DRAWS, SampledOptimum, saved_sampled_optimum
@@ -997,20 +997,18 @@ def _played(table: pd.DataFrame) -> str:
 @click.argument("variant")
 @click.option(
     "--samples",
-    default=0,
-    show_default=True,
     type=click.IntRange(min=0),
     help="Where the whole game is weighed (Six-Card): situations on which the first "
-    "decisions are weighed again for the game (those already measured with the seed are "
-    "kept; about 2 s each here).",
+    "decisions are weighed again for the game, in all (those already measured with the "
+    "seed are kept, the rest dealt within strata of the five cards' category; about 2 s "
+    "each here; default: those kept).",
 )
 @click.option(
     "--rounds",
-    default=SITUATION_ROUNDS,
-    show_default=True,
     type=click.IntRange(min=2),
     help="Where optimal play is sampled (Russian, 1-2-5): rounds dealt for each sampled "
-    "situation.",
+    f"situation (default {SITUATION_ROUNDS:,}). Where the whole game is weighed: paired "
+    "rounds of the game's measurement, played again if they differ from the kept one's.",
 )
 @seed_option("Seed of the sampled situations, or of the rounds dealt for them.")
 @click.option(
@@ -1035,7 +1033,7 @@ def game_buy_command(variant, samples, rounds, seed, table, as_json) -> None:
     if game.buy_game is None:
         raise InputError(f"{game.name}: the dealer's game cannot be bought")
     if supports_exact_draws(game):
-        record = _game_buy_weighed(game, samples, seed, path)
+        record = _game_buy_weighed(game, samples, seed, path, rounds)
     elif samples:
         raise InputError(
             f"--samples: {game.name}'s first decisions are sampled already; --rounds sets "
@@ -1051,7 +1049,9 @@ def game_buy_command(variant, samples, rounds, seed, table, as_json) -> None:
                     f"{game.name}: no sampled optimum to measure the game on (studsim exact "
                     f"{game.name} -s optimal)"
                 )
-            gain = sampled_game_gain(sampled, rounds, seed=seed, path=path, progress=stage)
+            gain = sampled_game_gain(
+                sampled, rounds or SITUATION_ROUNDS, seed=seed, path=path, progress=stage
+            )
         except KeyboardInterrupt:
             click.echo("interrupted: the finished blocks are kept; run again to resume", err=True)
             sys.exit(130)
@@ -1066,9 +1066,10 @@ def game_buy_command(variant, samples, rounds, seed, table, as_json) -> None:
     print_table(rows, ["figure", "value"], right=["value"])
 
 
-def _game_buy_weighed(game, samples: int, seed: int, path: Path | None) -> dict:
-    """The game's gain where the whole game is weighed, its first decisions weighed again
-    on ``samples`` situations."""
+def _game_buy_weighed(game, samples: int, seed: int, path: Path | None, rounds) -> dict:
+    """The game's gain where the whole game is weighed: played again on ``rounds``
+    paired rounds if given and not those kept, its first decisions weighed again on
+    ``samples`` situations."""
     exact = optimal_result(game)
     gain = saved_game_gain(game)
     if exact is None or gain is None:
@@ -1076,17 +1077,24 @@ def _game_buy_weighed(game, samples: int, seed: int, path: Path | None) -> dict:
             f"{game.name}: no measured game buy with a table of the whole game (studsim "
             f"exact {game.name} -s optimal)"
         )
-    bar = tqdm(total=samples, disable=not sys.stderr.isatty(), desc=f"{game.name}, situations")
     try:
-        gain = with_first_decisions(
-            game, gain, samples, seed=seed, path=path,
-            progress=lambda done, total: bar.update(done - bar.n),
-        )  # fmt: skip
+        if rounds is not None and rounds != gain.rounds:
+            with tqdm(total=2 * rounds, disable=not sys.stderr.isatty(), desc="rounds") as bar:
+                gain = with_rounds(
+                    game, gain, rounds, path=path,
+                    progress=lambda done, total: bar.update(done - bar.n),
+                )  # fmt: skip
+        if samples is None:
+            kept = gain.decisions
+            samples, seed = (0, seed) if kept is None else (len(kept), kept.seed)
+        with tqdm(total=samples, disable=not sys.stderr.isatty(), desc="situations") as bar:
+            gain = with_first_decisions(
+                game, gain, samples, seed=seed, path=path,
+                progress=lambda done, total: bar.update(done - bar.n),
+            )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("interrupted: the finished blocks are kept; run again to resume", err=True)
         sys.exit(130)
-    finally:
-        bar.close()
     return {"rtp_without_game": exact.summary["rtp"], **gain.record(exact.summary["rtp"])}
 
 
@@ -1112,6 +1120,8 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
         rows.append(("  paired rounds", f"{record['rounds']:,}"))
     if decisions := record.get("first_decisions"):
         changed = f"{decisions['samples']:,} ({decisions['situations_changed']:,})"
+        if decisions["strata"]:
+            changed += ", in strata"
         rows += [
             ("gain, first decisions weighed for it (sampled)", decisions["gain"]),
             ("  its standard error", decisions["gain_standard_error"]),

@@ -25,6 +25,7 @@ from ._game_value import bet_gain_jit, buy_evs_jit
 from .codes import GameMode
 from .compare import paired_difference
 from .exact import nonqualifying_dealers, value_lists
+from .game_strata import WHOLE_GAME, StratifiedSamples, dealt_situation, next_streams, stratum_of
 from .optimal import optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays, table_name
 from .simulation import DEFAULT_SEED, Z_999, run
@@ -37,11 +38,13 @@ __all__ = [
     "game_buy_gain",
     "save_game_gain",
     "saved_game_gain",
+    "situation_gain",
     "with_first_decisions",
+    "with_rounds",
 ]
 
-GAME_ROUNDS = 2**25
-"""Rounds of the measurement by default (33.6 million: about a minute a side)."""
+GAME_ROUNDS = 2**27
+"""Rounds of the measurement by default (134 million: about four minutes a side)."""
 
 
 @dataclass(frozen=True)
@@ -52,9 +55,8 @@ class GameBuyGain:
     seed: int
     gain: float
     standard_error: float
-    decisions: np.ndarray | None = None
-    """``first_decision_gains`` of sampled situations 0, 1, ..., if measured."""
-    decision_seed: int | None = None
+    decisions: StratifiedSamples | None = None
+    """``first_decision_gains`` of sampled situations, if measured."""
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -77,20 +79,29 @@ class GameBuyGain:
             "how": f"simulated gain on {self.rounds:,} paired deals, a lower bound",
         }
         gain, variance = self.gain, self.standard_error**2
-        if self.decisions is not None and len(self.decisions) > 1:
-            n, mean = len(self.decisions), float(self.decisions.mean())
-            se = float(self.decisions.std(ddof=1)) / math.sqrt(n)
+        if self.decisions is not None and self.decisions.estimable:
+            n, stratified = len(self.decisions), self.decisions.stratified
+            mean, se = self.decisions.estimate()
+            dealt = (
+                "situations dealt within strata (the dealt five cards' category), their "
+                "means weighed by the strata's exact shares"
+                if stratified
+                else "situations dealt at random"
+            )
             record["first_decisions"] = {
-                "method": "on situations dealt at random, the best option's exact EV with "
-                "the game weighed in the first decision and in the choices after a buy, "
-                "less the EV of the option best without it (the play simulated above)",
+                "method": f"on {dealt}: the best option's exact EV with the game weighed "
+                "in the first decision and in the choices after a buy, less the EV of "
+                "the option best without it (the play simulated above)",
                 "samples": n,
-                "seed": self.decision_seed,
+                "seed": self.decisions.seed,
                 "gain": mean,
                 "gain_standard_error": se,
-                "situations_changed": int((self.decisions > 0).sum()),
+                "situations_changed": int((self.decisions.values > 0).sum()),
+                "strata": self.decisions.by_stratum() if stratified else None,
             }
-            record["how"] = f"simulated gain, first decisions weighed on {n:,} situations"
+            record["how"] = f"simulated gain, first decisions weighed on {n:,} situations" + (
+                " in strata" if stratified else ""
+            )
             gain, variance = gain + mean, variance + se**2
         if exact_rtp is not None:
             half = Z_999 * math.sqrt(variance)
@@ -150,8 +161,10 @@ def save_game_gain(variant: Variant, gain: GameBuyGain, path: Path | None = None
         "game_gain_se": np.array(gain.standard_error),
     }
     if gain.decisions is not None:
-        arrays["game_decisions"] = gain.decisions
-        arrays["game_decision_seed"] = np.array(gain.decision_seed)
+        arrays["game_decisions"] = gain.decisions.values
+        arrays["game_decision_strata"] = gain.decisions.strata
+        arrays["game_decision_streams"] = gain.decisions.streams
+        arrays["game_decision_seed"] = np.array(gain.decisions.seed)
     keep_arrays(table_name(variant), arrays, path)
 
 
@@ -160,15 +173,37 @@ def saved_game_gain(variant: Variant) -> GameBuyGain | None:
     saved = kept_arrays(table_name(variant))
     if saved is None or "game_gain" not in saved:
         return None
-    decisions = saved.get("game_decisions")
+    decisions = None
+    if "game_decisions" in saved:
+        decisions = StratifiedSamples(
+            int(saved["game_decision_seed"]),
+            saved["game_decisions"],
+            saved["game_decision_strata"],
+            saved["game_decision_streams"],
+        )
     return GameBuyGain(
         int(saved["game_rounds"]),
         int(saved["game_seed"]),
         float(saved["game_gain"]),
         float(saved["game_gain_se"]),
         decisions,
-        int(saved["game_decision_seed"]) if decisions is not None else None,
     )
+
+
+def with_rounds(
+    variant: Variant,
+    gain: GameBuyGain,
+    rounds: int,
+    *,
+    path: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameBuyGain:
+    """``gain`` measured again on ``rounds`` paired rounds (its seed and first decisions
+    kept), saved with the table of the whole game."""
+    measured = game_buy_gain(variant, rounds, seed=gain.seed, progress=progress)
+    gain = dataclasses.replace(measured, decisions=gain.decisions)
+    save_game_gain(variant, gain, path)
+    return gain
 
 
 def with_first_decisions(
@@ -182,21 +217,26 @@ def with_first_decisions(
     progress: Callable[[int, int], None] | None = None,
 ) -> GameBuyGain:
     """``gain`` with its first decisions weighed again on ``samples`` situations: those
-    already measured with this seed kept, the rest computed in blocks, each saved
-    with the table of the whole game as it finishes (an interruption keeps them)."""
-    done = gain.decisions if gain.decision_seed == seed and gain.decisions is not None else None
-    done = np.empty(0) if done is None else done[:samples]
+    already measured with this seed kept, the rest dealt within strata
+    (``game_strata.next_streams``) and computed in blocks, each saved with the table
+    of the whole game as it finishes (an interruption keeps them)."""
+    done = gain.decisions
+    if done is None or done.seed != seed:
+        done = StratifiedSamples.empty(seed)
+    done = done.first(samples)
     while len(done) < samples:
-        more = first_decision_gains(
-            variant, min(block, samples - len(done)), seed=seed, start=len(done)
-        )
-        done = np.concatenate([done, more])
-        save_game_gain(
-            variant, dataclasses.replace(gain, decisions=done, decision_seed=seed), path
-        )
+        streams = next_streams(done, min(block, samples - len(done)))
+        values, strata = [], []
+        for stream in streams:
+            index = done.dealt(stream) + streams[: len(values)].count(stream)
+            hand, upcard = dealt_situation(seed, stream, index)
+            values.append(situation_gain(variant, hand, upcard))
+            strata.append(stratum_of(hand))
+        done = done.extended(values, strata, streams)
+        save_game_gain(variant, dataclasses.replace(gain, decisions=done), path)
         if progress:
             progress(len(done), samples)
-    return dataclasses.replace(gain, decisions=done, decision_seed=seed)
+    return dataclasses.replace(gain, decisions=done)
 
 
 def first_decision_gains(
@@ -205,15 +245,24 @@ def first_decision_gains(
     *,
     seed: int = DEFAULT_SEED,
     start: int = 0,
-    progress: Callable[[int, int], None] | None = None,
+    stream: int = WHOLE_GAME,
 ) -> np.ndarray:
+    """``situation_gain`` of situations ``start``, ..., ``start + samples - 1`` of
+    ``stream`` (``game_strata.dealt_situation``)."""
+    variant = load_variant(variant)
+    return np.array([
+        situation_gain(variant, *dealt_situation(seed, stream, start + i))
+        for i in range(samples)
+    ])  # fmt: skip
+
+
+def situation_gain(variant: Variant | str, hand: np.ndarray, upcard: int) -> float:
     """What weighing the dealer's game in the first decision (and in the choices after
-    a buy) adds, in each of ``samples`` situations dealt at random (situation i from
-    ``seed`` and ``start + i`` alone), to optimal play that buys the game exactly but
-    decides without it (the play ``game_buy_gain`` measures): the best option's EV
-    with the game against the EV, game bought, of the option best without it. Every
-    EV exact; their mean estimates how far that play's RTP falls below the optimum.
-    Variants whose first options are fold, play and buy (Six-Card)."""
+    a buy) adds, on five increasing cards and an upcard, to optimal play that buys the
+    game exactly but decides without it (the play ``game_buy_gain`` measures): the best
+    option's EV with the game against the EV, game bought, of the option best without
+    it. Every EV exact. Variants whose first options are fold, play and buy
+    (Six-Card)."""
     variant = load_variant(variant)
     if variant.buy_game is None or variant.buy_fee is None or variant.exchange_fees:
         raise ValueError(
@@ -221,19 +270,12 @@ def first_decision_gains(
             "options are fold, play and buy a sixth card, and a game can be bought"
         )
     v, lists = variant.arrays(), value_lists()
-    gains = np.empty(samples)
-    for i in range(samples):
-        deck = np.random.default_rng([seed, start + i]).permutation(52)
-        hand, upcard = np.sort(deck[:5]).astype(np.int64), int(deck[5])
-        unseen = np.setdiff1d(np.arange(52), deck[:6]).astype(np.int64)
-        tables = situation_tables_jit(lists, upcard, hand, unseen, False)
-        dealers = nonqualifying_dealers(variant, upcard, unseen)
-        play, play_gain = bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)
-        buy = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, variant.replace_fee)
-        buy -= variant.buy_fee
-        without_game = [-1.0, play, buy[0]]
-        engine = [-1.0, play + play_gain, buy[2]][int(np.argmax(without_game))]
-        gains[i] = max(-1.0, play + play_gain, buy[1]) - engine
-        if progress:
-            progress(i + 1, samples)
-    return gains
+    unseen = np.setdiff1d(np.arange(52), np.append(hand, upcard)).astype(np.int64)
+    tables = situation_tables_jit(lists, upcard, hand, unseen, False)
+    dealers = nonqualifying_dealers(variant, upcard, unseen)
+    play, play_gain = bet_gain_jit(v, tables, lists, dealers, hand, upcard, unseen)
+    buy = buy_evs_jit(v, tables, lists, dealers, hand, upcard, unseen, variant.replace_fee)
+    buy -= variant.buy_fee
+    without_game = [-1.0, play, buy[0]]
+    engine = [-1.0, play + play_gain, buy[2]][int(np.argmax(without_game))]
+    return float(max(-1.0, play + play_gain, buy[1]) - engine)

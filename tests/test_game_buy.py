@@ -19,6 +19,7 @@ from simulate.game_buy import (
     saved_game_gain,
     with_first_decisions,
 )
+from simulate.game_strata import STRATA, WHOLE_GAME, StratifiedSamples, dealt_situation
 from simulate.optimum import optimal_rtp
 from simulate.simulation import run
 from simulate.variant import load_variant
@@ -49,7 +50,7 @@ def test_the_shipped_gain_agrees_with_a_fresh_measurement(measured):
     spread = math.hypot(shipped.standard_error, measured.standard_error)
     assert abs(shipped.gain - measured.gain) <= Z_999 * spread
     optimal = optimal_rtp(load_variant("six-card"))
-    first = 0.0 if shipped.decisions is None else shipped.decisions.mean()
+    first = 0.0 if shipped.decisions is None else shipped.decisions.estimate()[0]
     assert optimal["with_game"]["rtp"] == pytest.approx(optimal["rtp"] + shipped.gain + first)
     low, high = optimal["with_game"]["rtp_interval_999"]
     assert low < optimal["with_game"]["rtp"] < high
@@ -64,39 +65,68 @@ def test_a_game_that_cannot_be_bought_is_refused():
 
 def test_first_decisions_turn_the_bound_into_an_estimate():
     """Their mean adds to the simulated gain, their standard error to its, and the
-    figure is no longer a lower bound."""
+    figure is no longer a lower bound; with a stratum left empty, the mean of the
+    situations dealt from the whole game."""
     plain = GameBuyGain(2**20, 1, 0.015, 0.0002)
     assert plain.record(0.95)["lower_bound"]
-    decisions = np.array([0.0, 0.1, 0.0, 0.02, 0.0])
-    record = dataclasses.replace(plain, decisions=decisions, decision_seed=4).record(0.95)
+    values = np.array([0.0, 0.1, 0.0, 0.02, 0.0])
+    samples = StratifiedSamples(4, values, np.array([0, 3, 1, 0, 1]), np.full(5, WHOLE_GAME))
+    record = dataclasses.replace(plain, decisions=samples).record(0.95)
     assert not record["lower_bound"]
     assert record["rtp"] == pytest.approx(0.95 + 0.015 + 0.024)
-    se = decisions.std(ddof=1) / math.sqrt(5)
+    se = values.std(ddof=1) / math.sqrt(5)
     low, high = record["rtp_interval_999"]
     assert high - record["rtp"] == pytest.approx(Z_999 * math.hypot(0.0002, se))
     assert record["rtp"] - low == pytest.approx(high - record["rtp"])
     assert record["first_decisions"]["situations_changed"] == 2
+    assert record["first_decisions"]["strata"] is None
+
+
+def test_first_decisions_in_strata_weigh_each_by_its_share():
+    """Once every stratum holds two situations, the mean is the strata's means weighed
+    by their exact shares (whatever stream dealt them), its variance the sum of each
+    stratum's share squared times its mean's variance."""
+    rng = np.random.default_rng(2)
+    strata = np.repeat(np.arange(len(STRATA)), 3)
+    values = rng.random(len(strata)) * (strata == 3)
+    streams = np.where(np.arange(len(strata)) % 2, strata, WHOLE_GAME)
+    samples = StratifiedSamples(1, values, strata, streams)
+    rows = samples.by_stratum()
+    weights = np.array([row["weight"] for row in rows])
+    assert weights.sum() == pytest.approx(1) and weights[3] == pytest.approx(54_912 / 2_598_960)
+    mean, se = samples.estimate()
+    trips = values[strata == 3]
+    assert mean == pytest.approx(weights[3] * trips.mean())
+    assert se == pytest.approx(weights[3] * trips.std(ddof=1) / math.sqrt(3))
+    record = GameBuyGain(2**20, 1, 0.015, 0.0002, samples).record(0.95)
+    assert record["rtp"] == pytest.approx(0.95 + 0.015 + mean)
+    assert [row["samples"] for row in record["first_decisions"]["strata"]] == [3] * len(STRATA)
 
 
 def test_first_decisions_resume_from_the_saved_blocks(tmp_path, monkeypatch):
-    """Each situation comes from the seed and its index alone; a second run keeps the
-    saved ones and weighs only the rest."""
+    """Each situation comes from the seed, its stream and its index alone; a second run
+    keeps the saved ones and weighs only the rest."""
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path / "cache"))
     variant = load_variant("six-card")
-    base = dataclasses.replace(saved_game_gain(variant), decisions=None, decision_seed=None)
+    base = dataclasses.replace(saved_game_gain(variant), decisions=None)
     table = tmp_path / "table.npz"
     first = with_first_decisions(variant, base, 2, seed=5, block=1, path=table)
-    assert np.array_equal(np.load(table)["game_decisions"], first.decisions)
-    assert first.decisions[1] == first_decision_gains(variant, 1, seed=5, start=1)[0]
+    assert np.array_equal(np.load(table)["game_decisions"], first.decisions.values)
+    assert first.decisions.streams.tolist() == [0, 0]  # every stratum short: high cards first
+    again = first_decision_gains(variant, 1, seed=5, start=1, stream=0)
+    assert first.decisions.values[1] == again[0]
     calls = []
 
-    def counted(variant, samples, *, seed, start):
-        calls.append((samples, start))
-        return np.zeros(samples)
+    def counted(variant, hand, upcard):
+        calls.append((hand.tolist(), upcard))
+        return 0.0
 
-    monkeypatch.setattr(game_buy, "first_decision_gains", counted)
+    monkeypatch.setattr(game_buy, "situation_gain", counted)
     more = with_first_decisions(variant, first, 3, seed=5, path=table)
-    assert calls == [(1, 2)] and np.array_equal(more.decisions[:2], first.decisions)
+    hand, upcard = dealt_situation(5, 0, 2)
+    assert calls == [(hand.tolist(), upcard)]
+    assert np.array_equal(more.decisions.values[:2], first.decisions.values)
+    assert np.load(table)["game_decision_streams"].tolist() == [0, 0, 0]
 
 
 def test_game_buy_command_refuses_a_game_without_one():
