@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,8 +84,9 @@ class GameBuyGain:
             n, stratified = len(self.decisions), self.decisions.stratified
             mean, se = self.decisions.estimate()
             dealt = (
-                "situations dealt within strata (the dealt five cards' category), their "
-                "means weighed by the strata's exact shares"
+                "situations dealt within strata (the dealt five cards' category, and "
+                "whether the upcard pairs one of them), their means weighed by the strata's "
+                "exact shares"
                 if stratified
                 else "situations dealt at random"
             )
@@ -164,6 +166,7 @@ def save_game_gain(variant: Variant, gain: GameBuyGain, path: Path | None = None
         arrays["game_decisions"] = gain.decisions.values
         arrays["game_decision_strata"] = gain.decisions.strata
         arrays["game_decision_streams"] = gain.decisions.streams
+        arrays["game_decision_seconds"] = gain.decisions.seconds
         arrays["game_decision_seed"] = np.array(gain.decisions.seed)
     keep_arrays(table_name(variant), arrays, path)
 
@@ -180,6 +183,7 @@ def saved_game_gain(variant: Variant) -> GameBuyGain | None:
             saved["game_decisions"],
             saved["game_decision_strata"],
             saved["game_decision_streams"],
+            saved["game_decision_seconds"],
         )
     return GameBuyGain(
         int(saved["game_rounds"]),
@@ -226,13 +230,15 @@ def with_first_decisions(
     done = done.first(samples)
     while len(done) < samples:
         streams = next_streams(done, min(block, samples - len(done)))
-        values, strata = [], []
+        values, strata, seconds = [], [], []
         for stream in streams:
             index = done.dealt(stream) + streams[: len(values)].count(stream)
             hand, upcard = dealt_situation(seed, stream, index)
+            start = time.perf_counter()
             values.append(situation_gain(variant, hand, upcard))
-            strata.append(stratum_of(hand))
-        done = done.extended(values, strata, streams)
+            seconds.append(time.perf_counter() - start)
+            strata.append(stratum_of(hand, upcard))
+        done = done.extended(values, strata, streams, seconds)
         save_game_gain(variant, dataclasses.replace(gain, decisions=done), path)
         if progress:
             progress(len(done), samples)

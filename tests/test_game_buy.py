@@ -70,7 +70,8 @@ def test_first_decisions_turn_the_bound_into_an_estimate():
     plain = GameBuyGain(2**20, 1, 0.015, 0.0002)
     assert plain.record(0.95)["lower_bound"]
     values = np.array([0.0, 0.1, 0.0, 0.02, 0.0])
-    samples = StratifiedSamples(4, values, np.array([0, 3, 1, 0, 1]), np.full(5, WHOLE_GAME))
+    strata, streams = np.array([0, 3, 1, 0, 1]), np.full(5, WHOLE_GAME)
+    samples = StratifiedSamples(4, values, strata, streams, np.full(5, np.nan))
     record = dataclasses.replace(plain, decisions=samples).record(0.95)
     assert not record["lower_bound"]
     assert record["rtp"] == pytest.approx(0.95 + 0.015 + 0.024)
@@ -87,17 +88,20 @@ def test_first_decisions_in_strata_weigh_each_by_its_share():
     by their exact shares (whatever stream dealt them), its variance the sum of each
     stratum's share squared times its mean's variance."""
     rng = np.random.default_rng(2)
+    trips = STRATA.index("three of a kind, upcard apart")
     strata = np.repeat(np.arange(len(STRATA)), 3)
-    values = rng.random(len(strata)) * (strata == 3)
+    values = rng.random(len(strata)) * (strata == trips)
     streams = np.where(np.arange(len(strata)) % 2, strata, WHOLE_GAME)
-    samples = StratifiedSamples(1, values, strata, streams)
+    samples = StratifiedSamples(1, values, strata, streams, np.ones(len(strata)))
     rows = samples.by_stratum()
     weights = np.array([row["weight"] for row in rows])
-    assert weights.sum() == pytest.approx(1) and weights[3] == pytest.approx(54_912 / 2_598_960)
+    assert weights.sum() == pytest.approx(1)
+    # an upcard pairs 7 of the 47 cards left by three of a kind
+    assert weights[trips] == pytest.approx(54_912 / 2_598_960 * 40 / 47)
     mean, se = samples.estimate()
-    trips = values[strata == 3]
-    assert mean == pytest.approx(weights[3] * trips.mean())
-    assert se == pytest.approx(weights[3] * trips.std(ddof=1) / math.sqrt(3))
+    measured = values[strata == trips]
+    assert mean == pytest.approx(weights[trips] * measured.mean())
+    assert se == pytest.approx(weights[trips] * measured.std(ddof=1) / math.sqrt(3))
     record = GameBuyGain(2**20, 1, 0.015, 0.0002, samples).record(0.95)
     assert record["rtp"] == pytest.approx(0.95 + 0.015 + mean)
     assert [row["samples"] for row in record["first_decisions"]["strata"]] == [3] * len(STRATA)
