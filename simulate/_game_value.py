@@ -68,21 +68,29 @@ def _outcomes_above(sorted_after, start, value):
 
 
 @njit(cache=True)
-def _gain_bound(v, sorted_after, no_qualify, value, multiple_bound, k):
+def _gain_bound(v, sorted_after, no_qualify, value, r, k):
     """An upper bound of the game's gain against one dealer hand, over every final
-    hand of ``value`` whose BET pays at most ``multiple_bound`` and every set of ``k``
-    new cards left out of the dealer's draw: the k worst ends left out."""
-    r = bought_results_jit(v, value, multiple_bound)
+    hand of ``value`` whose BET pays at most the bound its bought results ``r``
+    assume (``bound_results_jit``) and every set of ``k`` new cards left out of the
+    dealer's draw: the k worst ends left out."""
     wins, pushes = _outcomes(sorted_after, no_qualify, value, v.qualifier)
-    counts = np.array([no_qualify, wins, pushes, 0])
-    counts[3] = sorted_after.shape[0] - counts[:3].sum()
-    for _ in range(k):
-        worst = -1
-        for end in range(4):
-            if counts[end] and (worst < 0 or r[end] < r[worst]):
-                worst = end
-        counts[worst] -= 1
-    return (counts * r[:4]).sum() / counts.sum() - r[4]
+    c0, c1, c2 = no_qualify, wins, pushes
+    c3 = sorted_after.shape[0] - c0 - c1 - c2
+    for _ in range(k):  # the worst end of those left: the first of the lowest result
+        worst, lowest = -1, 0.0
+        for end, count in enumerate((c0, c1, c2, c3)):
+            if count and (worst < 0 or r[end] < lowest):
+                worst, lowest = end, r[end]
+        if worst == 0:
+            c0 -= 1
+        elif worst == 1:
+            c1 -= 1
+        elif worst == 2:
+            c2 -= 1
+        else:
+            c3 -= 1
+    total = c0 * r[0] + c1 * r[1] + c2 * r[2] + c3 * r[3]
+    return total / (c0 + c1 + c2 + c3) - r[4]
 
 
 @njit(cache=True)
@@ -98,13 +106,24 @@ def multiple_bounds_jit(v):
 
 
 @njit(cache=True)
-def _threshold(v, sorted_after, no_qualify, bounds, k):
+def bound_results_jit(v):
+    """For each value, ``bought_results_jit`` of a hand of that value whose BET pays the
+    most a hand of that value may (``multiple_bounds_jit``)."""
+    bounds = multiple_bounds_jit(v)
+    out = np.empty((TOP_VALUE + 1, 5))
+    for value in range(TOP_VALUE + 1):
+        out[value] = bought_results_jit(v, value, bounds[value])
+    return out
+
+
+@njit(cache=True)
+def _threshold(v, sorted_after, no_qualify, results, k):
     """The lowest value whose gain bound is positive (TOP_VALUE + 1: none): the bound
     grows with the value, so a binary search."""
     low, high = 0, TOP_VALUE + 1
     while low < high:
         middle = (low + high) >> 1
-        if _gain_bound(v, sorted_after, no_qualify, middle, bounds[middle], k) > 0:
+        if _gain_bound(v, sorted_after, no_qualify, middle, results[middle], k) > 0:
             high = middle
         else:
             low = middle + 1
@@ -126,7 +145,7 @@ def nonqualifying_dealers_jit(v, upcard, unseen, k_max):
     no_qualify = np.empty(n_max, dtype=np.int64)
     sorted_after = np.empty((n_max, m - 4), dtype=np.int32)
     after = np.full((n_max, 52), -1, dtype=np.int32)
-    bounds = multiple_bounds_jit(v)
+    results = bound_results_jit(v)
     picks = np.arange(4)
     dealer = np.empty(5, dtype=np.int64)
     dealer[4] = upcard
@@ -150,7 +169,7 @@ def nonqualifying_dealers_jit(v, upcard, unseen, k_max):
             masks[n] = mask
             no_qualify[n] = count_below_jit(sorted_after[n], v.qualifier)
             for k in range(k_max + 1):
-                thresholds[n, k] = _threshold(v, sorted_after[n], no_qualify[n], bounds, k)
+                thresholds[n, k] = _threshold(v, sorted_after[n], no_qualify[n], results, k)
             n += 1
         if not next_combination_jit(picks, m):
             break
