@@ -1064,6 +1064,8 @@ def game_buy_command(variant, samples, rounds, seed, table, as_json) -> None:
     click.echo(f"{game.title} ({game.name}), optimal play and the dealer's game")
     rows = [{"figure": figure, "value": _shown(value)} for figure, value in _game_rows(record)]
     print_table(rows, ["figure", "value"], right=["value"])
+    if strata := record.get("first_decisions", {}).get("strata"):
+        _print_frame(pd.DataFrame(strata), "first decisions weighed for the game, by stratum")
 
 
 def _game_buy_weighed(game, samples: int, seed: int, path: Path | None, rounds) -> dict:
