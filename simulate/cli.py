@@ -1000,7 +1000,7 @@ def _played(table: pd.DataFrame) -> str:
     type=click.IntRange(min=0),
     help="Where the whole game is weighed (Six-Card): situations on which the first "
     "decisions are weighed again for the game, in all (those already measured with the "
-    "seed are kept, the rest dealt within strata of the five cards' category; about 2 s "
+    "seed are kept, the rest dealt within strata of the five cards' category; 1 to 15 s "
     "each here; default: those kept).",
 )
 @click.option(

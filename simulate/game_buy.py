@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,7 @@ from ._game_value import bet_gain_jit, buy_evs_jit
 from .codes import GameMode
 from .compare import paired_difference
 from .exact import nonqualifying_dealers, value_lists
-from .game_strata import WHOLE_GAME, StratifiedSamples, dealt_situation, next_streams, stratum_of
+from .game_strata import StratifiedSamples
 from .optimal import optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays, table_name
 from .simulation import DEFAULT_SEED, Z_999, run
@@ -35,7 +34,6 @@ from .variant import Variant, load_variant
 __all__ = [
     "GAME_ROUNDS",
     "GameBuyGain",
-    "first_decision_gains",
     "game_buy_gain",
     "save_game_gain",
     "saved_game_gain",
@@ -57,7 +55,7 @@ class GameBuyGain:
     gain: float
     standard_error: float
     decisions: StratifiedSamples | None = None
-    """``first_decision_gains`` of sampled situations, if measured."""
+    """``situation_gain`` of sampled situations, if measured."""
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -222,44 +220,21 @@ def with_first_decisions(
 ) -> GameBuyGain:
     """``gain`` with its first decisions weighed again on ``samples`` situations: those
     already measured with this seed kept, the rest dealt within strata
-    (``game_strata.next_streams``) and computed in blocks, each saved with the table
+    (``StratifiedSamples.more``) and computed in blocks, each saved with the table
     of the whole game as it finishes (an interruption keeps them)."""
     done = gain.decisions
     if done is None or done.seed != seed:
         done = StratifiedSamples.empty(seed)
     done = done.first(samples)
     while len(done) < samples:
-        streams = next_streams(done, min(block, samples - len(done)))
-        values, strata, seconds = [], [], []
-        for stream in streams:
-            index = done.dealt(stream) + streams[: len(values)].count(stream)
-            hand, upcard = dealt_situation(seed, stream, index)
-            start = time.perf_counter()
-            values.append(situation_gain(variant, hand, upcard))
-            seconds.append(time.perf_counter() - start)
-            strata.append(stratum_of(hand, upcard))
-        done = done.extended(values, strata, streams, seconds)
+        done = done.more(
+            min(block, samples - len(done)),
+            lambda hand, upcard: situation_gain(variant, hand, upcard),
+        )
         save_game_gain(variant, dataclasses.replace(gain, decisions=done), path)
         if progress:
             progress(len(done), samples)
     return dataclasses.replace(gain, decisions=done)
-
-
-def first_decision_gains(
-    variant: Variant | str,
-    samples: int,
-    *,
-    seed: int = DEFAULT_SEED,
-    start: int = 0,
-    stream: int = WHOLE_GAME,
-) -> np.ndarray:
-    """``situation_gain`` of situations ``start``, ..., ``start + samples - 1`` of
-    ``stream`` (``game_strata.dealt_situation``)."""
-    variant = load_variant(variant)
-    return np.array([
-        situation_gain(variant, *dealt_situation(seed, stream, start + i))
-        for i in range(samples)
-    ])  # fmt: skip
 
 
 def situation_gain(variant: Variant | str, hand: np.ndarray, upcard: int) -> float:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import functools
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -126,6 +128,20 @@ class StratifiedSamples:
             np.concatenate([self.streams, np.asarray(streams, np.int8)]),
             np.concatenate([self.seconds, seconds]),
         )
+
+    def more(self, count: int, measure: Callable[[np.ndarray, int], float]) -> StratifiedSamples:
+        """These situations and ``count`` more, dealt in the streams ``next_streams``
+        gives, each measured by ``measure(hand, upcard)`` and timed."""
+        streams = next_streams(self, count)
+        values, strata, seconds = [], [], []
+        for stream in streams:
+            index = self.dealt(stream) + streams[: len(values)].count(stream)
+            hand, upcard = dealt_situation(self.seed, stream, index)
+            start = time.perf_counter()
+            values.append(measure(hand, upcard))
+            seconds.append(time.perf_counter() - start)
+            strata.append(stratum_of(hand, upcard))
+        return self.extended(values, strata, streams, seconds)
 
     @property
     def stratified(self) -> bool:

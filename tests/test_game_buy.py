@@ -14,9 +14,9 @@ from simulate.codes import GameMode
 from simulate.game_buy import (
     Z_999,
     GameBuyGain,
-    first_decision_gains,
     game_buy_gain,
     saved_game_gain,
+    situation_gain,
     with_first_decisions,
 )
 from simulate.game_strata import STRATA, WHOLE_GAME, StratifiedSamples, dealt_situation
@@ -117,8 +117,7 @@ def test_first_decisions_resume_from_the_saved_blocks(tmp_path, monkeypatch):
     first = with_first_decisions(variant, base, 2, seed=5, block=1, path=table)
     assert np.array_equal(np.load(table)["game_decisions"], first.decisions.values)
     assert first.decisions.streams.tolist() == [0, 0]  # every stratum short: high cards first
-    again = first_decision_gains(variant, 1, seed=5, start=1, stream=0)
-    assert first.decisions.values[1] == again[0]
+    assert first.decisions.values[1] == situation_gain(variant, *dealt_situation(5, 0, 1))
     calls = []
 
     def counted(variant, hand, upcard):

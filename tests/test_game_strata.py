@@ -50,14 +50,7 @@ def test_the_stratified_interval_covers_an_exact_mean():
     the 99.9% interval."""
     samples = StratifiedSamples.empty(8)
     for _ in range(6):
-        streams = next_streams(samples, 60)
-        values, strata = [], []
-        for stream in streams:
-            index = samples.dealt(stream) + streams[: len(values)].count(stream)
-            hand, upcard = dealt_situation(8, stream, index)
-            values.append(float(sum(card in ACES for card in hand.tolist())))
-            strata.append(stratum_of(hand, upcard))
-        samples = samples.extended(values, strata, streams, np.ones(len(values)))
+        samples = samples.more(60, lambda hand, upcard: sum(c in ACES for c in hand.tolist()))
     assert samples.stratified and (samples.counts() >= MIN_PER_STRATUM).all()
     mean, se = samples.estimate()
     assert 0 < se < 0.05

@@ -19,7 +19,8 @@ from simulate._game_value import (
 from simulate._settlement import bet_multiple_jit, dealer_discard_jit, settle_jit
 from simulate.cards import format_card, format_cards, parse_cards
 from simulate.exact import advise, value_lists
-from simulate.game_buy import first_decision_gains
+from simulate.game_buy import situation_gain
+from simulate.game_strata import WHOLE_GAME, dealt_situation
 from simulate.variant import load_variant
 
 GAME_VARIANTS = ["six-card", "russian", "six-card-125"]
@@ -210,10 +211,11 @@ def test_buy_with_the_game_against_enumeration():
     assert engine - variant.buy_fee <= expected + 1e-12
 
 
-def test_first_decision_gains_against_advise():
+def test_situation_gains_against_advise():
     """Where the option best without the game is to fold or to play, the gain of
     weighing the game is advise's best EV with it less that option's EV with it."""
-    gains = first_decision_gains("six-card", 2, seed=3)  # the second gains 0.25
+    situations = [dealt_situation(3, WHOLE_GAME, i) for i in range(2)]
+    gains = np.array([situation_gain("six-card", *situation) for situation in situations])
     assert (gains >= 0).all()
     checked = 0
     for i, gain in enumerate(gains):
