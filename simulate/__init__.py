@@ -1,5 +1,6 @@
 """studsim: strategy and house-edge analyzer for casino stud poker against the dealer."""
 
+from . import _numba_cache  # noqa: F401  (first: locks numba's cache before any kernel loads)
 from .catalog import load_strategy, strategy_names
 from .compare import compare, information_value
 from .provenance import __version__

@@ -1,17 +1,8 @@
 import os
-from pathlib import Path
 
 # The two test workers each run parallel kernels on both cores: OpenMP threads that
 # spin while waiting would take the other worker's core, so they sleep instead.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-# Each test worker keeps its own numba cache. numba numbers a function's cached
-# specializations by the index it read: two workers saving different ones of the same
-# function at once can leave an index naming one and a file holding the other, and the
-# next process to load it runs the wrong machine code (a segmentation fault).
-if worker := os.environ.get("PYTEST_XDIST_WORKER"):
-    folder = Path(__file__).resolve().parent.parent / ".pytest_cache" / "numba" / worker
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(folder))
 
 from importlib import resources
 from itertools import combinations
