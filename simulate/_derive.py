@@ -15,6 +15,7 @@ from numba import njit, prange
 
 from ._evaluator import value5_jit
 from ._exact import play_ev_jit
+from ._proxy import TABLES, exchange_values_jit, relabelled_jit
 from ._settlement import bet_multiple_jit
 from ._situation import (
     _drawn_ev,
@@ -188,3 +189,30 @@ def chosen_options_jit(rules, point, hands, upcards, options, not_applied):
             if options[o, 0] == action and options[o, 1] == kept:
                 chosen[s] = o
     return chosen
+
+
+@njit(cache=True, parallel=True)
+def proxy_exchange_evs_jit(proxy, hands, upcards, rank, options, kept, out):
+    """``out[s, j]``: the proxy's EV (fee included) of keeping the cards ``kept[j]`` (a
+    mask of positions) of each situation (five increasing cards, upcard) whose upcard has
+    ``rank``; the other rows are left alone. ``proxy``, ``options``: as
+    ``_proxy.situation_proxy_jit`` reads them, for an upcard of ``rank`` and suit 0."""
+    for s in prange(hands.shape[0]):
+        suit = upcards[s] & 3
+        if upcards[s] >> 2 != rank:
+            continue
+        means, removed = np.empty((TABLES, 32)), np.empty((3, 32))
+        values, hand = np.empty(32), np.empty(5, dtype=np.int64)
+        relabelled_jit(hands[s], suit, hand)
+        exchange_values_jit(proxy, hand, 4 * rank, options, means, removed, values)
+        moved = np.empty(5, dtype=np.int64)  # each card's position once relabelled
+        for i in range(5):
+            own = hands[s, i] & 3
+            card = hands[s, i] - own + (suit if own == 0 else 0 if own == suit else own)
+            moved[i] = np.searchsorted(hand, card)
+        for j in range(kept.shape[0]):
+            mask = 0
+            for i in range(5):
+                if (kept[j] >> i) & 1:
+                    mask |= 1 << moved[i]
+            out[s, j] = values[mask]

@@ -1164,7 +1164,8 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
     default=10_000,
     show_default=True,
     type=click.IntRange(min=100),
-    help="Situations dealt at random in a game with exchanges (about 20 ms each here).",
+    help="Situations dealt at random in a game with exchanges (about 20 ms each here; "
+    "where more than two cards may be exchanged, 11 minutes more for the proxy's tables).",
 )
 @seed_option("Seed of the sampled situations and of the check against optimal play.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -1172,15 +1173,19 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
 def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, as_json) -> None:
     """Derive rule strategies a person can follow from VARIANT's exact optimal decisions:
     a ladder from one rule up, each rung with its RTP and its cost against optimal play
-    (exact in games of folding or betting; in Oasis and Six-Card, on sampled situations
-    each weighed exactly); the simple and expert rungs written as strategy files (and
+    (exact in games of folding or betting; in games with draws, on sampled situations
+    each weighed exactly, but exchanges of three or more cards, weighed by the proxy of
+    the sampled optimum); the simple and expert rungs written as strategy files (and
     charts). ``--rules``: the most rules of a decision's ladder."""
     from .derive import derive_ladder, save_derived
     from .derive_draws import derive_draw_ladder
 
     game = load_variant(variant)
     if game.has_draws:
-        ladder = derive_draw_ladder(game, max_rules, samples, seed)
+        with tqdm(total=13, disable=not sys.stderr.isatty(), desc="proxy, upcard ranks") as bar:
+            ladder = derive_draw_ladder(
+                game, max_rules, samples, seed, progress=lambda done, _: bar.update(done - bar.n)
+            )
     else:
         ladder = derive_ladder(game, max_rules)
     data, written = save_derived(

@@ -24,6 +24,7 @@ import tomli_w
 from . import _derive as kernels
 from ._exact import canonical_hands_jit
 from ._io import write_atomic, write_json
+from ._tables import cached_arrays
 from .cards import RANKS
 from .codes import Category
 from .evaluator import best_five, evaluate, threshold_value
@@ -52,7 +53,11 @@ _NAMED = [c for c in Category if c != Category.HIGH_CARD]
 SITUATIONS = math.comb(52, 5) * 47
 """Every (player hand, upcard) situation, equally likely."""
 _TOLERANCE = 1e-9  # gains (per situation) below this are rounding
-_GAINS: dict[str, tuple[np.ndarray, float]] = {}
+GAINS_SOURCES = (
+    "derive.py", "_derive.py", "_exact.py", "_evaluator.py", "_settlement.py", "_tables.py",
+    "strategy.py", "codes.py",
+)  # fmt: skip
+"""The sources that weigh what betting gains per group."""
 
 
 def bet_gains(variant: Variant | str) -> np.ndarray:
@@ -70,20 +75,22 @@ def bet_gains(variant: Variant | str) -> np.ndarray:
 
 def _bet_gains(variant: Variant) -> tuple[np.ndarray, float]:
     """The gains by group, and the optimal RTP (betting on every situation where
-    betting gains, the suits seen); kept for the process (about 15 s each)."""
-    if variant.rules_hash not in _GAINS:
-        _GAINS[variant.rules_hash] = _weighed_gains(variant)
-    return _GAINS[variant.rules_hash]
+    betting gains, the suits seen); kept in the cache (15 to 30 s each to weigh)."""
+    saved = cached_arrays(
+        f"bet-gains-{variant.rules_hash[:16]}", lambda: _weighed_gains(variant), GAINS_SOURCES
+    )
+    return saved["gains"], float(saved["rtp"])
 
 
-def _weighed_gains(variant: Variant) -> tuple[np.ndarray, float]:
+def _weighed_gains(variant: Variant) -> dict[str, np.ndarray]:
     reps, weights = canonical_hands_jit()
     per_upcard = np.zeros((len(reps), 52))
     kernels.bet_gains_jit(variant.arrays(), value_lists(), reps, weights.astype(float), per_upcard)
     values = evaluate(reps)
     gains = np.zeros((len(hands_by_value()[0]), 13))
     np.add.at(gains, values, per_upcard.reshape(len(reps), 13, 4).sum(axis=2))
-    return gains / SITUATIONS, float(np.maximum(per_upcard, 0).sum() / SITUATIONS)
+    rtp = np.maximum(per_upcard, 0).sum() / SITUATIONS
+    return {"gains": gains / SITUATIONS, "rtp": np.array(rtp)}
 
 
 @dataclass(frozen=True)

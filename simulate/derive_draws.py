@@ -1,23 +1,26 @@
-"""Rule strategies derived from the optimal decisions of a game with draws (Oasis,
-Six-Card).
+"""Rule strategies derived from the optimal decisions of a game with draws.
 
 The first decision (fold, bet, buy a sixth card, or an exchange named by the cards
 kept) is fitted on situations dealt at random, every option of each weighed exactly (the
-decisions after the draw exact too). Where a sixth card is sold, the decision after the
-buy (fold, bet, or a replacement named by the cards kept) is fitted too, on every card
-bought in the situations where optimal play or a rung buys. The decision after an
-exchange or a replacement is the fold-or-bet ladder's rung within ``AFTER_DRAW_COST`` of
-the best (``derive.derive_ladder`` on the dealt game). A ladder grows as for fold-or-bet
-games, one rule at a time, each the rule that gains most over the sampled situations (in
-Six-Card, at whichever decision gains more). A rung's RTP is the game's exact optimal
-RTP less its mean cost over the situations (what it loses to the best option), with its
-standard error; the shipped rungs are also played against ``optimal`` on the same deals.
+decisions after the draw exact), but exchanges of more than ``SHORT_DRAWS`` cards
+(Russian, 6 Card Poker 1-2-5, oasis-classic), weighed by the proxy of the sampled
+optimum. Where a sixth card is sold, the decision after the buy (fold, bet, or a
+replacement named by the cards kept) is fitted too, on every card bought in the
+situations where optimal play or a rung buys. The decision after an exchange or a
+replacement is the fold-or-bet ladder's rung within ``AFTER_DRAW_COST`` of the best
+(``derive.derive_ladder`` on the dealt game). A ladder grows as for fold-or-bet games, one
+rule at a time, each the rule that gains most over the sampled situations (at whichever
+decision gains more). A rung's RTP is the optimal RTP less its mean cost over the
+situations (what it loses to the best option), with its standard error; the shipped
+rungs are also played against ``optimal`` on the same deals, or where optimal play is
+sampled, against the best play without draws, whose RTP is exact.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import ClassVar
@@ -32,29 +35,47 @@ from .codes import Action, Fee, GameMode, Point
 from .compare import compare, paired_difference
 from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
 from .evaluator import evaluate
-from .exact import first_options, value_lists
+from .exact import NO_DRAWS, exact_game, first_options, value_lists
 from .optimal_game import situation_tables, supports_exact_draws
+from .optimal_sampled import SHORT_DRAWS
 from .optimum import optimal_rtp
+from .proxy import option_arrays, rank_tables
 from .strategy import DRAWS, KEEPS, Strategy, StrategyError, _always_applies, hands_by_value
 from .strategy_text import rule_words
 from .variant import Variant, load_variant
 
-__all__ = ["DrawLadder", "Situations", "derive_draw_ladder", "sampled_situations"]
+__all__ = [
+    "DrawLadder",
+    "Situations",
+    "derive_draw_ladder",
+    "sampled_situations",
+    "weighed_situations",
+]
 
 AFTER_DRAW_COST = 0.0002
 SIMPLE_COST, EXPERT_COST = 0.005, 0.001
 """The most a shipped simple or expert strategy may return less than optimal play (as
 estimated on the sampled situations)."""
 CHECK_ROUNDS = 4_000_000
+SAMPLED_CHECK_ROUNDS = 1 << 27
+"""Against the best play without draws (where optimal play is sampled) the paired
+difference varies more: about 2.4 antes a round in Russian, a standard error of 0.0002
+on 2^27 rounds."""
 METHOD = (
     "Each rung adds the rule (put first, or last before the default) that gains the most "
-    "over situations dealt at random, every option of each weighed exactly (decisions after "
-    "the draw exact), on the dealt cards or, where a sixth card is sold, after the buy (on "
-    "every card bought); a rung's RTP is the exact optimal RTP less its mean cost over "
+    "over situations dealt at random, every option of each weighed exactly{proxy} (decisions "
+    "after the draw exact), on the dealt cards or, where a sixth card is sold, after the buy "
+    "(on every card bought); a rung's RTP is the optimal RTP less its mean cost over "
     "those situations. After an exchange or a replacement the strategies fold or bet by "
     "the fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped "
-    "strategies are played against optimal on the same deals."
+    "strategies are played against {check} on the same deals."
 )
+SAMPLED_METHOD = {
+    "proxy": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the proxy of the "
+    "sampled optimum (every final hand's value, the discards' removal to first order)",
+    "check": "the best play without draws (its RTP exact), their cost taken against "
+    "optimal play (sampled)",
+}
 DEFAULT_SAMPLES = 10_000
 _DRAW_KEEPS = ("four-flush", "four-straight", "open-straight", "four-straight-flush")
 _MADE_KEEPS = ("pair", "two-pair", "trips", "ace-king")
@@ -72,21 +93,57 @@ class Situations:
     seed: int
 
 
-def sampled_situations(variant: Variant, samples: int, seed: int) -> Situations:
-    """``samples`` situations dealt by ``seed``, each option weighed exactly."""
+def sampled_situations(
+    variant: Variant, samples: int, seed: int, progress: Callable[[int, int], None] | None = None
+) -> Situations:
+    """``samples`` situations dealt by ``seed``, weighed by ``weighed_situations``."""
     rng = np.random.default_rng(seed)
     deals = np.argsort(rng.random((samples, 52)), axis=1)[:, :6]
     hands = np.sort(deals[:, :5], axis=1).astype(np.int64)
-    upcards = deals[:, 5].astype(np.int64)
+    return weighed_situations(variant, hands, deals[:, 5].astype(np.int64), seed, progress)
+
+
+def weighed_situations(
+    variant: Variant,
+    hands: np.ndarray,
+    upcards: np.ndarray,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> Situations:
+    """The situations (five increasing cards, upcard), each option weighed exactly, but
+    where the game exchanges more than ``SHORT_DRAWS`` cards: those exchanges are weighed
+    by the proxy (``proxy``: every final hand's value, the discards' removal to first
+    order), one upcard rank at a time (``progress``: called with the ranks done and 13)."""
     options = first_options(variant)[0]
+    long = _long_exchanges(options)
     fees, forced = variant.draw_arrays()
     lists = value_lists()
-    evs = np.empty((samples, len(options)))
+    evs = np.empty((len(hands), len(options)))
+    short_evs = np.empty((len(hands), int((~long).sum())))
     kernels.option_evs_jit(
         variant.arrays(), situation_tables(lists, variant.arrays()), lists, hands, upcards,
-        options, fees, forced, evs,
+        options[~long], fees, forced, short_evs,
     )  # fmt: skip
+    evs[:, ~long] = short_evs
+    if long.any():
+        long_evs = np.full((len(hands), int(long.sum())), np.nan)
+        arrays = option_arrays(variant, SHORT_DRAWS)
+        for rank in range(13):
+            if np.any(upcards >> 2 == rank):
+                kernels.proxy_exchange_evs_jit(
+                    rank_tables(variant, rank, SHORT_DRAWS), hands, upcards, rank, arrays,
+                    options[long, 1], long_evs,
+                )  # fmt: skip
+            if progress:
+                progress(rank + 1, 13)
+        evs[:, long] = long_evs
     return Situations(hands, upcards, evs, seed)
+
+
+def _long_exchanges(options: np.ndarray) -> np.ndarray:
+    """Which first options (rows of kind, cards kept) throw more than ``SHORT_DRAWS``."""
+    thrown = 5 - np.array([bin(kept).count("1") for kept in options[:, 1]])
+    return (options[:, 0] == Action.EXCHANGE) & (thrown > SHORT_DRAWS)
 
 
 AFTER_BUY_OPTIONS = np.array(
@@ -153,10 +210,11 @@ def after_buy_choices(
         situations.hands[bought], situations.upcards[bought],
         variant.draw_arrays()[0][Fee.REPLACE], sixes, evs,
     )  # fmt: skip
+    offered = 2 if variant.replace_fee is None else len(AFTER_BUY_OPTIONS)  # fold, bet
     return Choices(
-        Point.AFTER_BUY, AFTER_BUY_OPTIONS, sixes.reshape(-1, 6),
+        Point.AFTER_BUY, AFTER_BUY_OPTIONS[:offered], sixes.reshape(-1, 6),
         np.repeat(situations.upcards[bought], unseen),
-        evs.reshape(-1, len(AFTER_BUY_OPTIONS)), np.repeat(bought, unseen),
+        evs.reshape(-1, len(AFTER_BUY_OPTIONS))[:, :offered], np.repeat(bought, unseen),
         np.full(n * unseen, 1 / unseen), len(situations.evs),
     )  # fmt: skip
 
@@ -407,7 +465,12 @@ class DrawLadder:
     def strategy(self, rung: int, name: str = "derived", description: str = "") -> Strategy:
         return Strategy.from_dict(self.strategy_data(rung, name, description), self.variant)
 
-    method: ClassVar[str] = METHOD
+    @property
+    def method(self) -> str:
+        if self.exact_draws:
+            return METHOD.format(proxy="", check="optimal")
+        return METHOD.format(**SAMPLED_METHOD)
+
     named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
 
     @property
@@ -425,7 +488,74 @@ class DrawLadder:
     def rung_note(self, rung: int) -> str:
         return f" (SE {self.costs[rung - 1][1]:.6f}, {self.samples:,} sampled situations)"
 
+    @property
+    def exact_draws(self) -> bool:
+        """Whether every option is weighed exactly (else the long exchanges by the proxy,
+        and optimal play is sampled)."""
+        return supports_exact_draws(self.variant)
+
+    def _check_by_no_draws(self, named: dict[str, Strategy], rounds: int) -> dict[str, dict]:
+        """Each strategy played against the best play without draws (the dealer's game
+        never bought) on the same ``rounds`` deals: its RTP, that play's exact RTP plus the
+        paired difference (with the game bought exactly, and never), and what it returns
+        less than optimal play (sampled; its own interval aside)."""
+        base = _never_buying(load_strategy(NO_DRAWS, self.variant))
+        base_rtp = exact_game(self.variant, NO_DRAWS).summary["rtp"]
+        players = [base, *named.values()]
+        if self.variant.buy_game:
+            players += [_never_buying(strategy) for strategy in named.values()]
+        played = compare(self.variant, players, rounds, seed=self.seed).results
+        results = {result.strategy.name: result for result in played}
+        optimal = optimal_rtp(self.variant)
+        with_game = optimal.get("with_game", {}).get("rtp")
+        checked = {}
+        for name in named:
+            rung = self.rung(self.named_costs[name])
+            never = f"{name}-never" if self.variant.buy_game else name
+            paired = {
+                played: paired_difference(results[played], results[base.name])
+                for played in {name, never}
+            }
+            rtp = {played: base_rtp + difference for played, (difference, _) in paired.items()}
+            checked[name] = {
+                "rules": self._rule_count(rung),
+                "rtp": rtp[name],
+                "rtp_se": paired[name][1],
+                "cost": self.optimal_rtp - rtp[never],
+                "cost_se": paired[never][1],
+                "optimal_interval": optimal["interval"],
+                "estimated_cost": self.costs[rung - 1][0],
+                "method": (
+                    f"played against the best play without draws on the same {rounds:,} deals "
+                    "(its RTP exact), the game never bought; the cost against optimal play "
+                    "(sampled), its error aside"
+                ),
+                "rounds": rounds,
+            }
+            if self.variant.buy_game and with_game is not None:
+                checked[name] |= {
+                    "rtp_game_never_bought": rtp[never],
+                    "cost_with_game": with_game - rtp[name],
+                }
+        return checked
+
     def check_note(self, checked: dict) -> str:
+        if not self.exact_draws:
+            game = ""
+            if "rtp_game_never_bought" in checked:
+                game = (
+                    f"; buying the dealer's game exactly it returns {checked['rtp']:.6f}, "
+                    f"{checked['cost_with_game']:.6f} less than optimal play with the game "
+                    "(sampled, a lower bound)"
+                )
+            low, high = checked["optimal_interval"]
+            return (
+                f" Exchanges of more than {SHORT_DRAWS} cards are weighed there by a proxy; "
+                f"played against the best play without draws (its RTP exact) on the same "
+                f"{checked['rounds']:,} deals it returns {checked['cost']:.6f} less than "
+                f"optimal play (SE {checked['cost_se']:.6f}; optimal play's 99.9% interval "
+                f"{low:.6f} to {high:.6f}){game}."
+            )
         game = " (both buying the dealer's game exactly)" if self.variant.buy_game else ""
         never = ""
         if "cost_game_never_bought" in checked:
@@ -447,17 +577,29 @@ class DrawLadder:
     def footer(self) -> str:
         never_bought = ", the dealer's game never bought" if self.variant.buy_game else ""
         bought = "; after a buy, on those where optimal play or a rung buys (every card bought)"
+        how = "exact"
+        if not self.exact_draws:
+            low, high = optimal_rtp(self.variant)["interval"]
+            how = (
+                f"sampled, 99.9% interval {low:.6f} to {high:.6f}; exchanges of more than "
+                f"{SHORT_DRAWS} cards weighed by the proxy"
+            )
         return (
-            f"optimal play: {self.optimal_rtp:.6f} (exact{never_bought}); rungs estimated on "
+            f"optimal play: {self.optimal_rtp:.6f} ({how}{never_bought}); rungs estimated on "
             f"{self.samples:,} situations (seed {self.seed}){bought if self.after_buy else ''}"
             "\nafter an exchange: " + "; ".join(rule_words(rule) for rule in self.after_draw)
         )
 
-    def check(self, named: dict[str, Strategy], rounds: int = CHECK_ROUNDS) -> dict[str, dict]:
+    def check(self, named: dict[str, Strategy], rounds: int | None = None) -> dict[str, dict]:
         """Each strategy (a rung named in ``named_costs``) played against ``optimal`` on
-        the same ``rounds`` deals: its RTP and what it returns less, with the paired
-        standard error; where the dealer's game is sold (both then buy it exactly), also
-        what it returns less with the game never bought, as the estimate weighs it."""
+        the same ``rounds`` deals (default ``CHECK_ROUNDS``): its RTP and what it returns
+        less, with the paired standard error; where the dealer's game is sold (both then
+        buy it exactly), also what it returns less with the game never bought, as the
+        estimate weighs it. Where optimal play is sampled (long exchanges), against the
+        best play without draws instead, whose RTP is exact (``_check_by_no_draws``)."""
+        if not self.exact_draws:
+            return self._check_by_no_draws(named, rounds or SAMPLED_CHECK_ROUNDS)
+        rounds = rounds or CHECK_ROUNDS
         players = [load_strategy("optimal", self.variant), *named.values()]
         if self.variant.buy_game:
             players += [_never_buying(strategy) for strategy in players]
@@ -488,18 +630,19 @@ def derive_draw_ladder(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 1,
     situations: Situations | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> DrawLadder:
     """Grow rules over sampled situations, as ``derive_ladder`` does over every deal of
     a fold-or-bet game: where a sixth card is sold, rules on the dealt cards and after a
     buy, each rung taking the next rule of the two that gains more (at most
     ``max_rules`` at each)."""
     variant = load_variant(variant)
-    if not supports_exact_draws(variant):
+    optimal = optimal_rtp(variant)
+    if optimal["rtp"] is None:
         raise ValueError(
-            f"{variant.name}: strategies are derived where every first option of a "
-            "situation is weighed exactly (oasis, six-card, and fold-or-bet games)"
+            f"{variant.name}: strategies are derived against optimal play, {optimal['method']}"
         )
-    situations = situations or sampled_situations(variant, samples, seed)
+    situations = situations or sampled_situations(variant, samples, seed, progress)
     first = grow_rules(variant, first_choices(variant, situations), max_rules)
     after_buy = buying = None
     if variant.buy_fee is not None:
@@ -515,7 +658,7 @@ def derive_draw_ladder(
         after_buy,
         buying,
         _merged(first, after_buy),
-        optimal_rtp(variant)["rtp"],
+        optimal["rtp"],
         after,
         len(situations.evs),
         situations.seed,
@@ -541,6 +684,8 @@ def _buying(variant: Variant, first: Grown, situations: Situations) -> np.ndarra
         data = {"name": "rung", "variant": variant.name, "first": first.rung_rules(rules)}
         if any(rule["action"] == "buy" for rule in data["first"]):
             data["after_buy"] = [{"action": "play"}]
+        if any(rule["action"] == "exchange" for rule in data["first"]):
+            data["after_draw"] = [{"action": "play"}]  # the first decision alone is read
         compiled = Strategy.from_dict(data, variant).rules
         chosen = kernels.chosen_options_jit(
             compiled, Point.FIRST, situations.hands, situations.upcards, options, _NOT_OFFERED

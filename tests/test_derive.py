@@ -148,15 +148,12 @@ def test_strategies_explain_themselves(tmp_path):
     assert result.exit_code == 0 and "exchange" in result.output
 
 
-@pytest.mark.parametrize(
-    ("variant", "message"),
-    [("six-card-125", "weighed exactly"), ("russian", "weighed exactly")],
-)
-def test_derive_refuses_what_it_cannot_weigh(variant, message):
-    result = CliRunner().invoke(main, ["derive", variant])
+def test_derive_refuses_a_game_whose_optimal_play_is_not_weighed(cheap_exchanges):
+    variant, folder = cheap_exchanges
+    result = CliRunner().invoke(main, ["derive", str(folder / "cheap.toml")])
     assert result.exit_code == 2
-    assert result.output.startswith(f"Error: {variant}") and message in result.output
-    assert len(result.output.splitlines()) == 1
+    assert result.output.startswith(f"Error: {variant.name}: strategies are derived against")
+    assert "not weighed yet" in result.output and len(result.output.splitlines()) == 1
 
 
 def test_the_shipped_strategies_are_within_their_costs(ladder):
@@ -328,3 +325,52 @@ def test_the_shipped_oasis_expert_returns_more_than_the_simple_one():
 
     rows = compare("oasis", ["simple", "expert"], 1_000_000, seed=9).table.set_index("strategy")
     assert rows.loc["expert", "difference"] > Z_999 * rows.loc["expert", "difference_se"]
+
+
+def test_a_long_exchange_game_is_derived_from_exact_and_proxy_evs_and_checked(no_removal):
+    """Russian (exchanges of up to five cards, a sixth card bought, no replacement after
+    it): on situations of one upcard rank, every option but the long exchanges has
+    advise's exact EV, those the proxy's; the choices after a buy are fold or bet; each
+    shipped rung's checked RTP is the best play without draws' exact RTP plus their
+    paired difference, on the deals a plain run plays."""
+    from simulate.cards import format_cards
+    from simulate.derive import named_strategies
+    from simulate.derive_draws import (
+        _long_exchanges,
+        _never_buying,
+        after_buy_choices,
+        derive_draw_ladder,
+        weighed_situations,
+    )
+    from simulate.exact import NO_DRAWS, advise, first_options
+
+    variant, rng = load_variant("russian"), np.random.default_rng(12)
+    upcards = 36 + rng.integers(0, 4, size=80)  # jacks
+    hands = np.array([np.sort(rng.choice(np.setdiff1d(np.arange(52), [u]), 5, replace=False))
+                      for u in upcards])  # fmt: skip
+    situations = weighed_situations(variant, hands, upcards, seed=5)
+    long = _long_exchanges(first_options(variant)[0])
+    assert long.sum() == 10 + 5 + 1 and np.isfinite(situations.evs).all()
+    for s in range(2):
+        frame = advise(variant, format_cards(hands[s]), format_cards(upcards[s : s + 1]),
+                       game=False)  # fmt: skip
+        assert np.allclose(frame["ev"][~long], situations.evs[s, ~long], rtol=0, atol=1e-9)
+        assert np.abs(frame["ev"][long] - situations.evs[s, long]).max() < 0.1
+    ladder = derive_draw_ladder(variant, 4, situations=situations)
+    assert after_buy_choices(variant, situations).evs.shape[1] == 2
+    assert not ladder.exact_draws and np.isfinite([cost for cost, _ in ladder.costs]).all()
+    named = named_strategies(ladder)
+    rounds = 1 << 16
+    checked = ladder.check(named, rounds)
+    base = _never_buying(load_strategy(NO_DRAWS, variant))
+    base_simulated = run(variant, base, rounds, seed=ladder.seed).summary["rtp"]
+    base_exact = exact_game(variant, NO_DRAWS).summary["rtp"]
+    for name, strategy in named.items():
+        for played, key in ((strategy, "rtp"), (_never_buying(strategy), "rtp_game_never_bought")):
+            simulated = run(variant, played, rounds, seed=ladder.seed).summary["rtp"]
+            assert checked[name][key] == pytest.approx(
+                base_exact + simulated - base_simulated, abs=1e-12
+            )
+        assert checked[name]["cost"] == pytest.approx(
+            ladder.optimal_rtp - checked[name]["rtp_game_never_bought"], abs=1e-12
+        )

@@ -196,3 +196,36 @@ def test_the_bound_holds_over_the_committed_russian_samples(russian):
     sample_proxies_jit(proxy, hands, upcards, RANK, options, gains, bounds)
     assert mine.sum() > 50 and np.all(saved.gains[mine] <= bounds)
     np.testing.assert_array_equal(gains, saved.proxy.samples[mine])
+
+
+def test_each_exchanges_value_follows_its_cards_whatever_the_upcards_suit(russian):
+    """The proxy's tables are for the upcard of suit 0: a situation with another upcard
+    suit is valued with its suits swapped, each exchange by the cards it keeps. Valued
+    both ways, a situation and its image with suits 0 and the upcard's swapped give every
+    exchange of the same cards the same value."""
+    from simulate._derive import proxy_exchange_evs_jit
+
+    variant, proxy = russian
+    options = first_options(variant)[0]
+    exchanges = options[options[:, 0] == Action.EXCHANGE, 1]
+    rng = np.random.default_rng(8)
+    for suit in (1, 2, 3):
+        upcard = 4 * RANK + suit
+        hand = np.sort(rng.choice(np.setdiff1d(np.arange(52), [upcard]), 5, replace=False))
+        image = (
+            hand - (hand & 3) + np.select([hand & 3 == 0, hand & 3 == suit], [suit, 0], hand & 3)
+        )
+        order = np.argsort(image)
+        values = np.empty((2, len(exchanges)))
+        proxy_exchange_evs_jit(
+            proxy, np.array([hand, image[order]]), np.array([upcard, 4 * RANK]), RANK,
+            option_arrays(variant, 2), exchanges, values,
+        )  # fmt: skip
+        # the image's card at position i is the hand's card at position order[i]
+        kept_of_image = [
+            sum(1 << i for i in range(5) if (mask >> order[i]) & 1) for mask in exchanges
+        ]
+        np.testing.assert_allclose(
+            values[0], values[1][[list(exchanges).index(m) for m in kept_of_image]], atol=1e-12
+        )
+        assert len(set(np.round(values[0], 9))) > 10  # the exchanges differ
