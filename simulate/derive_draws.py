@@ -39,7 +39,7 @@ from .exact import NO_DRAWS, exact_game, first_options, value_lists
 from .optimal_game import situation_tables, supports_exact_draws
 from .optimal_sampled import SHORT_DRAWS
 from .optimum import optimal_rtp
-from .proxy import option_arrays, rank_tables
+from .proxy import THROWN, option_arrays, rank_tables
 from .strategy import DRAWS, KEEPS, Strategy, StrategyError, _always_applies, hands_by_value
 from .strategy_text import rule_words
 from .variant import Variant, load_variant
@@ -142,8 +142,7 @@ def weighed_situations(
 
 def _long_exchanges(options: np.ndarray) -> np.ndarray:
     """Which first options (rows of kind, cards kept) throw more than ``SHORT_DRAWS``."""
-    thrown = 5 - np.array([bin(kept).count("1") for kept in options[:, 1]])
-    return (options[:, 0] == Action.EXCHANGE) & (thrown > SHORT_DRAWS)
+    return (options[:, 0] == Action.EXCHANGE) & (THROWN[options[:, 1]] > SHORT_DRAWS)
 
 
 AFTER_BUY_OPTIONS = np.array(
@@ -387,10 +386,15 @@ class DrawLadder:
     rungs: list[tuple[int, int]]
     """Per rung, how many rules of ``first`` and of ``after_buy`` it reads (the defaults
     included; 0 after a buy where the game sells none)."""
-    optimal_rtp: float
+    optimal: dict
+    """Optimal play's RTP and how it is known (``optimum.optimal_rtp``)."""
     after_draw: list[dict]
     samples: int
     seed: int
+
+    @property
+    def optimal_rtp(self) -> float:
+        return self.optimal["rtp"]
 
     def _buys(self, first: int) -> bool:
         return any(rule["action"] == "buy" for rule in self.first.rung_rules(first))
@@ -506,8 +510,7 @@ class DrawLadder:
             players += [_never_buying(strategy) for strategy in named.values()]
         played = compare(self.variant, players, rounds, seed=self.seed).results
         results = {result.strategy.name: result for result in played}
-        optimal = optimal_rtp(self.variant)
-        with_game = optimal.get("with_game", {}).get("rtp")
+        with_game = self.optimal.get("with_game", {}).get("rtp")
         checked = {}
         for name in named:
             rung = self.rung(self.named_costs[name])
@@ -523,7 +526,7 @@ class DrawLadder:
                 "rtp_se": paired[name][1],
                 "cost": self.optimal_rtp - rtp[never],
                 "cost_se": paired[never][1],
-                "optimal_interval": optimal["interval"],
+                "optimal_interval": self.optimal["interval"],
                 "estimated_cost": self.costs[rung - 1][0],
                 "method": (
                     f"played against the best play without draws on the same {rounds:,} deals "
@@ -579,7 +582,7 @@ class DrawLadder:
         bought = "; after a buy, on those where optimal play or a rung buys (every card bought)"
         how = "exact"
         if not self.exact_draws:
-            low, high = optimal_rtp(self.variant)["interval"]
+            low, high = self.optimal["interval"]
             how = (
                 f"sampled, 99.9% interval {low:.6f} to {high:.6f}; exchanges of more than "
                 f"{SHORT_DRAWS} cards weighed by the proxy"
@@ -658,7 +661,7 @@ def derive_draw_ladder(
         after_buy,
         buying,
         _merged(first, after_buy),
-        optimal["rtp"],
+        optimal,
         after,
         len(situations.evs),
         situations.seed,
