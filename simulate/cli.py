@@ -1199,14 +1199,21 @@ def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, a
         return
     click.echo(f"{game.title} ({game.name}): rule strategies from the optimal decisions")
     _print_frame(ladder.table, "the ladder (each rung adds a rule)")
-    _print_figures(
-        {"optimal rtp": ladder.optimal_rtp}
-        | {
-            f"{name} rtp ({row['rules']} rules)": row["rtp"]
-            for name, row in data["shipped"].items()
-        }
-    )
+    _print_figures(_derived_figures(data, game.buy_game is not None))
     click.echo("written: " + ", ".join(str(path) for path in written.values()))
+
+
+def _derived_figures(data: dict, game_sold: bool) -> dict[str, float]:
+    """Optimal play's RTP and each shipped rung's, like for like: where the dealer's game
+    is sold, the ladder weighs it never bought, and the rungs are also played buying it."""
+    never = ", game never bought" if game_sold else ""
+    figures = {f"optimal rtp{never}": data["optimal_rtp"]}
+    for name, row in data["shipped"].items():
+        label = f"{name} ({row['rules']} rules)"
+        if game_sold:
+            figures[f"{label} rtp{never}"] = row["rtp_game_never_bought"]
+        figures[f"{label} rtp" + (", game bought exactly" if game_sold else "")] = row["rtp"]
+    return figures
 
 
 @main.command("optimize")

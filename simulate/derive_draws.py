@@ -623,7 +623,7 @@ class DrawLadder:
                 never = _paired(results, "optimal-never", f"{name}-never")
                 checked[name] |= {
                     f"{key}_game_never_bought": value for key, value in never.items()
-                }
+                } | {"rtp_game_never_bought": float(results[f"{name}-never"].summary["rtp"])}
         return checked
 
 

@@ -374,3 +374,21 @@ def test_a_long_exchange_game_is_derived_from_exact_and_proxy_evs_and_checked(no
         assert checked[name]["cost"] == pytest.approx(
             ladder.optimal_rtp - checked[name]["rtp_game_never_bought"], abs=1e-12
         )
+
+
+def test_the_printed_figures_compare_like_with_like():
+    """Where the dealer's game is sold, optimal play's RTP is the game never bought, and
+    each shipped rung is printed both ways, each under its own label."""
+    from simulate.cli import _derived_figures
+
+    row = {"rules": 9, "rtp": 0.957, "rtp_game_never_bought": 0.944}
+    data = {"optimal_rtp": 0.948, "shipped": {"simple": row}}
+    assert _derived_figures(data, game_sold=True) == {
+        "optimal rtp, game never bought": 0.948,
+        "simple (9 rules) rtp, game never bought": 0.944,
+        "simple (9 rules) rtp, game bought exactly": 0.957,
+    }
+    assert _derived_figures(data, game_sold=False) == {
+        "optimal rtp": 0.948,
+        "simple (9 rules) rtp": 0.957,
+    }
