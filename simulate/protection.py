@@ -18,6 +18,12 @@ player's choices (his first option, each draw bet or folded as he would): never 
 0, and over the cards seen the blind player's EV is his EV without them, which each
 row also checks (``blind_difference``).
 
+In games exchanging up to five cards (Russian, 1-2-5, oasis-classic), whose optimal
+RTP is itself sampled, the blind player's choices are exact on each sampled situation
+(``_protection_long``) and weighed with several sets of cards seen; the RTP is the
+sampled optimal RTP plus the mean gain, the standard errors of both combined. The next
+card of the deck seen is not weighed there yet.
+
 Where the dealer's game is sold (Six-Card, Russian, 1-2-5), the player who sees the
 card the dealer's exchange brings buys the game exactly when that card makes it pay:
 measured on paired deals where the whole game's optimal play is simulated, on the
@@ -32,17 +38,19 @@ import math
 import time
 from collections.abc import Callable
 
+import numba
 import numpy as np
 import pandas as pd
 
 from . import _engine as engine
 from . import _protection as kernels
 from . import _protection_draws as draw_kernels
+from . import _protection_long as long_kernels
 from ._exact import canonical_hands_jit
 from .catalog import load_strategy
 from .codes import GameMode
 from .compare import paired_difference
-from .exact import first_options, value_lists
+from .exact import first_options, needs_pair_tables, value_lists
 from .game_buy import shifted_progress
 from .game_sampled import foreseen_card_gain
 from .optimal import optimal_strategy
@@ -77,6 +85,12 @@ DEFAULT_SHARED_SAMPLES = 200_000
 DEFAULT_DRAW_SAMPLES = 100_000
 DEFAULT_DRAW_SHARED_SAMPLES = 20_000
 """Situations sampled per figure in games with draws (each weighed in 1 to 41 ms)."""
+DEFAULT_LONG_SAMPLES = 1_000
+"""Situations sampled where exchanges reach five cards (each 5 to 20 s on one core)."""
+LONG_SETS = 2
+"""Sets of cards seen per such situation: its blind choices, the dearer part, serve all."""
+LONG_ROWS = [(hole, 0) for hole in range(1, 5)] + [(0, hands) for hands in range(1, 5)]
+"""The rows (hole cards, other hands seen) ``protection_tables`` weighs there in one pass."""
 EXCHANGE_ROUNDS = 2**24
 """Paired rounds of the dealer's exchange card seen (16.8 million a side)."""
 MAX_SHARED_HANDS = 4
@@ -89,10 +103,19 @@ METHODS = {
     "sampled": "the exact optimal RTP plus the mean gain of seeing the cards over sampled "
     "situations, each weighed exactly; interval by the normal approximation",
 }
+SAMPLED_PLAY_METHODS = {
+    "sampled optimum": "optimal play's RTP measured on sampled situations (studsim exact "
+    "VARIANT -s optimal), its standard error from its 99.9% interval",
+    "sampled": "the sampled optimal RTP plus the mean gain of seeing the cards over other "
+    f"sampled situations, each weighed exactly with {LONG_SETS} sets of cards seen (the "
+    "blind player's choices exact); the standard error combines both, the gain's over "
+    "situations; interval by the normal approximation",
+}
+"""``METHODS`` where exchanges reach five cards."""
 
 COVERED = (
-    "games decided by folding or betting on the dealt cards (caribbean) or with draws of "
-    "one or two cards (oasis, six-card)"
+    "games decided by folding or betting on the dealt cards (caribbean) or with draws "
+    "(no card replaced after a buy where exchanges reach five cards)"
 )
 """The games the protection figures weigh (``covers``), as errors name them."""
 EXCHANGE_METHODS = {
@@ -144,11 +167,13 @@ def methods(variant: Variant) -> dict[str, str]:
     """``METHODS`` of the tables ``protection_tables`` gives for ``variant``: where the
     dealer's game can be bought, that the others never buy it, and how his exchange
     card seen is measured."""
+    sampled = _sampled_play(variant)
+    seeing = SAMPLED_PLAY_METHODS if sampled else METHODS
     if variant.buy_game is None:
-        return METHODS
-    method = "sampled situations" if _sampled_play(variant) else "paired"
+        return seeing
+    method = "sampled situations" if sampled else "paired"
     exchange = {method: EXCHANGE_METHODS[method]}
-    return METHODS | {"dealer's game": NEVER_BOUGHT} | exchange if covers(variant) else exchange
+    return seeing | {"dealer's game": NEVER_BOUGHT} | exchange if covers(variant) else exchange
 
 
 def _sampled_play(variant: Variant) -> bool:
@@ -158,10 +183,10 @@ def _sampled_play(variant: Variant) -> bool:
 
 def covers(variant: Variant) -> bool:
     """Whether the protection figures weigh ``variant``: decided by folding or betting
-    (without the dealer's game), or with draws of one or two cards too (the game never
-    bought)."""
+    (without the dealer's game), or with draws (the game never bought; where exchanges
+    reach five cards, no card replaced after a buy)."""
     if variant.has_draws:
-        return supports_exact_draws(variant)
+        return supports_exact_draws(variant) or variant.replace_fee is None
     return variant.buy_game is None
 
 
@@ -174,8 +199,8 @@ def weighs(variant: Variant) -> bool:
 def _check(variant: Variant, seen: int, most: int, what: str) -> None:
     if not covers(variant):
         raise ValueError(
-            f"{variant.name}: the protection figures cover {COVERED}; longer exchanges "
-            "are not weighed with more cards seen yet"
+            f"{variant.name}: the protection figures cover {COVERED}; this variant is "
+            "not weighed with more cards seen yet"
         )
     if not 0 <= seen <= most:
         raise ValueError(f"{what} must be 0 to {most}, got {seen}")
@@ -199,7 +224,8 @@ def hole_card_rtp(
     start = time.perf_counter()
     row = {"hole_cards_known": hole}
     if variant.has_draws:
-        row |= _draws_row(variant, (hole, 0, 0), samples or DEFAULT_DRAW_SAMPLES, seed, progress)
+        samples = samples or _draw_samples(variant, DEFAULT_DRAW_SAMPLES)
+        row |= _draws_row(variant, (hole, 0, 0), samples, seed, progress)
     elif samples is None and hole in ENUMERATED:
         rtp = _optimal_rtp(variant) if hole == 0 else _enumerated(variant, hole, progress)
         row |= {"rtp": rtp, "method": "enumerated", "standard_error": 0.0}
@@ -230,7 +256,7 @@ def shared_hands_rtp(
     start = time.perf_counter()
     row = {"other_hands_seen": hands}
     if variant.has_draws:
-        samples = samples or DEFAULT_DRAW_SHARED_SAMPLES
+        samples = samples or _draw_samples(variant, DEFAULT_DRAW_SHARED_SAMPLES)
         row |= _draws_row(variant, (0, hands, 0), samples, seed, progress)
     elif hands == 0:
         row |= {"rtp": _optimal_rtp(variant), "method": "enumerated", "standard_error": 0.0}
@@ -261,16 +287,29 @@ def flashed_card_rtp(
     _check(variant, flashed, 1, "next cards seen")
     if not variant.has_draws:
         raise ValueError(f"{variant.name}: no card is drawn, so none can be flashed")
+    if flashed and _sampled_play(variant):
+        raise ValueError(
+            f"{variant.name}: the next card seen is not weighed yet where exchanges reach "
+            "five cards"
+        )
     start = time.perf_counter()
     row = {"next_cards_seen": flashed}
     row |= _draws_row(variant, (0, 0, flashed), samples or DEFAULT_DRAW_SAMPLES, seed, progress)
     return row | _edges(variant, row["rtp"], start)
 
 
+def _draw_samples(variant: Variant, default: int) -> int:
+    """The situations sampled by default: ``default``, or where exchanges reach five
+    cards ``DEFAULT_LONG_SAMPLES``."""
+    return DEFAULT_LONG_SAMPLES if _sampled_play(variant) else default
+
+
 def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress):
     """The figures of a game with draws, the player seeing ``seen`` = (hole cards,
     other hands, next cards of the deck): the optimal RTP where nothing more is seen,
     else sampled."""
+    if _sampled_play(variant):
+        return _long_rows(variant, [seen[:2]], samples, seed, progress)[0]
     optimal = _optimal_rtp(variant)
     if optimal is None:
         raise ValueError(
@@ -305,6 +344,70 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
     if variant.buy_game is not None:
         row["dealer_game"] = NEVER_BOUGHT
     return row
+
+
+def _long_rows(
+    variant: Variant, seen: list[tuple[int, int]], samples: int, seed: int, progress
+) -> list[dict]:
+    """The figures of a game exchanging up to five cards for each (hole cards, other
+    hands) of ``seen``, all from the same ``samples`` situations, ``LONG_SETS`` sets of
+    cards seen each: the sampled optimal RTP plus the mean gain."""
+    optimal = optimal_rtp(variant)
+    if optimal["rtp"] is None:
+        raise ValueError(f"{variant.name}: its optimal RTP is {optimal['method']}")
+    optimal_se = _se_of(optimal["interval"])
+    rows = [row for row in seen if any(row)]
+    figures = np.empty((samples, LONG_SETS, len(rows), 2))
+    blind = np.empty(samples)
+    if rows:
+        v, lists, options = variant.arrays(), value_lists(), first_options(variant)[0]
+        fees, forced = variant.draw_arrays()
+        keys = np.array([_key(seed), _sets_key(seed)], dtype=np.uint64)
+        wanted, pairs = np.array(rows, dtype=np.int64), needs_pair_tables(variant)
+
+        def weigh(first: int, out: np.ndarray) -> None:
+            part = slice(first, first + len(out))
+            long_kernels.sampled_gains_jit(
+                v, lists, pairs, keys, first, wanted, options, fees, forced,
+                figures[part], blind[part],
+            )  # fmt: skip
+
+        _sampled_gains(weigh, samples, progress, 4 * numba.get_num_threads())
+    game = {"dealer_game": NEVER_BOUGHT} if variant.buy_game is not None else {}
+    weighed = iter(range(len(rows)))
+    return [
+        _long_row(optimal["rtp"], optimal_se, figures[:, :, next(weighed)], blind, seed) | game
+        if any(row)
+        else {"rtp": optimal["rtp"], "method": "sampled optimum", "standard_error": optimal_se}
+        for row in seen
+    ]
+
+
+def _sets_key(seed: int) -> np.uint64:
+    """The key of the sets of cards seen on the situations of ``seed``."""
+    return np.random.SeedSequence(seed, spawn_key=(1,)).generate_state(1, dtype=np.uint64)[0]
+
+
+def _long_row(optimal: float, optimal_se: float, figures: np.ndarray, blind, seed) -> dict:
+    """A row's figures from its gains and blind EVs weighed (``figures[i, r]``: situation
+    i, set r) and the blind EVs (``blind``)."""
+    gains = figures[:, :, 0].mean(axis=1)  # situations are independent, their sets not
+    gain_se = _se(gains)
+    se = math.hypot(optimal_se, gain_se)
+    rtp = optimal + float(gains.mean())
+    weighed = figures[:, :, 1].mean(axis=1) - blind
+    return {
+        "rtp": rtp,
+        "method": "sampled",
+        "standard_error": se,
+        "gain_standard_error": gain_se,
+        "rtp_ci999": [rtp - Z_999 * se, rtp + Z_999 * se],
+        "samples": len(gains),
+        "sets_per_situation": figures.shape[1],
+        "seed": seed,
+        "situations_changing_decision": float((figures[:, :, 0] > 0).mean()),
+        "blind_difference": {"mean": float(weighed.mean()), "standard_error": _se(weighed)},
+    }
 
 
 def exchange_card_rtp(
@@ -441,6 +544,25 @@ def _sampled_gains(
     return gains
 
 
+def _long_tables(variant: Variant, samples: int | None, seed: int, progress) -> dict:
+    """``protection_tables``' hole cards and other hands seen where exchanges reach five
+    cards: every row from the same situations (``LONG_ROWS``)."""
+    start = time.perf_counter()
+    seen = [(0, 0), *LONG_ROWS]
+    rows = _long_rows(variant, seen, samples or DEFAULT_LONG_SAMPLES, seed, progress)
+    seconds = (time.perf_counter() - start) / len(seen)  # shared: each row its share
+    tables = {}
+    for name, column, index in (("hole_cards", 0, "hole_cards_known"),
+                                ("shared_hands", 1, "other_hands_seen")):  # fmt: skip
+        chosen = [
+            {index: what[column]} | row | _edges(variant, row["rtp"], start) | {"seconds": seconds}
+            for what, row in zip(seen, rows, strict=True)
+            if not what[1 - column]
+        ]
+        tables[name] = pd.DataFrame(chosen)
+    return tables
+
+
 def played_with_hole_cards(
     variant: Variant | str, hole: int, rounds: int, seed: int = DEFAULT_SEED, flashed: int = 0
 ) -> dict:
@@ -497,6 +619,8 @@ def protection_tables(
         if not covers(variant):
             return exchange
     _check(variant, 0, 0, "")
+    if _sampled_play(variant):
+        return _long_tables(variant, samples, seed, stage("cards seen")) | exchange
     holes = [
         hole_card_rtp(
             variant,
