@@ -905,7 +905,9 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     type=click.IntRange(min=2),
     help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
     "50 s per million here), or for any --hole given it; in games with exchanges for 1 "
-    "to 4 and the next card (default 100,000: 1 to 3 minutes each).",
+    "to 4 and the next card (default 100,000: 1 to 3 minutes each); where exchanges "
+    "reach five cards (Russian, 1-2-5, oasis-classic) for every row at once, hole cards "
+    "and other hands (default 1,000: about 15 s each here).",
 )
 @click.option(
     "--shared-samples",
