@@ -35,7 +35,7 @@ from .cluster import takes_client
 from .compare import compare
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
-from .optimal_game import optimal_result
+from .optimal_game import optimal_result, supports_exact_draws
 from .optimum import optimal_rtp
 from .protection import (
     COVERED,
@@ -323,6 +323,8 @@ def build_report(
         sections.append(_boxes_section(several))
     if protection:
         samples = PROTECTION_DRAW_SAMPLES if variant.has_draws else PROTECTION_SAMPLES
+        if variant.has_draws and not supports_exact_draws(variant):
+            samples = PROTECTION_LONG_SAMPLES  # every row from the same situations
         tables = protection_tables(
             variant, samples=samples, shared_samples=samples // 4, seed=seed,
             enumerated=(0, HOLE_CARDS),
@@ -334,9 +336,10 @@ def build_report(
     return Report(variant, plan, simulation, figures, sections, plots)
 
 
-PROTECTION_SAMPLES, PROTECTION_DRAW_SAMPLES = 200_000, 100_000
+PROTECTION_SAMPLES, PROTECTION_DRAW_SAMPLES, PROTECTION_LONG_SAMPLES = 200_000, 100_000, 100
 """Situations sampled per hole-card figure of the protection section (a quarter of them
-per other-hands figure); in games with exchanges each costs about 100 times more."""
+per other-hands figure); in games with exchanges each costs about 100 times more; where
+exchanges reach five cards, for all figures at once (about 15 s each here)."""
 
 
 def _protection_section(

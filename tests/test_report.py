@@ -157,8 +157,13 @@ def test_report_with_the_protection_section(tmp_path, monkeypatch):
     assert "exchange" not in intro  # only the tables shown are named
     out = write_report(report, tmp_path / "r")
     assert "11. Game protection" in pdf_text(out / "report.pdf")
+    rules = (resources.files("simulate") / "variants" / "oasis-classic.toml").read_text()
+    replacing = tmp_path / "replacing.toml"  # long exchanges, and a card replaced after a buy
+    replacing.write_text(
+        rules.replace("[decisions]", "[decisions]\nbuy = 1\nreplace_after_buy = 1")
+    )
     with pytest.raises(ValueError, match="protection section covers games decided by folding"):
-        build_report("oasis-classic", "basic", 8_192, seed=2, protection=True)
+        build_report(str(replacing), "basic", 8_192, seed=2, protection=True)
 
 
 def test_a_failed_write_leaves_no_half_written_report(tmp_path, monkeypatch):
