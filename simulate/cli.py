@@ -1302,7 +1302,7 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
     "--protection",
     is_flag=True,
     help="Add a section on what seeing the dealer's hole cards or other players' hands is "
-    "worth (fold-or-bet games; a few minutes).",
+    "worth (a few minutes; where exchanges reach five cards about half an hour here).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report's figures as JSON.")
 @click.pass_context
