@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ._decisions import option_ev_jit
 from ._engine import draw_card_jit, round_state_jit
-from ._evaluator import BINOMIAL, next_combination_jit
+from ._evaluator import BINOMIAL, next_combination_jit, set_rank_jit
 from ._exact import _drawn_ev as blind_drawn_ev_jit
 from ._exact import situation_tables_serial_jit, thrown_positions_jit, unseen_jit
 from ._protection import _dealt
@@ -25,15 +25,6 @@ from .codes import Action, Fee
 
 SET_CARDS = 4 + 5 * 4
 """The cards of a set seen: four hole cards, then four other hands."""
-
-
-@njit(cache=True)
-def _rank(picks, k):
-    """The colex rank of the increasing positions ``picks[:k]``."""
-    rank = 0
-    for j in range(k):
-        rank += BINOMIAL[picks[j], j + 1]
-    return rank
 
 
 @njit(cache=True)
@@ -63,7 +54,7 @@ def blind_bets_jit(v, tables, lists, hand, upcard, unseen, keep, forced):
         for j in range(k):
             final[slots[j]] = unseen[chosen[j]]
         ev = blind_drawn_ev_jit(v, tables, lists, final, upcard, unseen, chosen, k, False, scratch)
-        bets[_rank(chosen, k)] = ev > FOLD_NET
+        bets[set_rank_jit(chosen, k)] = ev > FOLD_NET
         if not next_combination_jit(chosen, n):
             return bets
 
@@ -84,7 +75,7 @@ def weighed_draw_ev_jit(v, dealer, unseen, hand, keep, bets, where):
         for j in range(k):
             final[slots[j]] = unseen[chosen[j]]
             picks[j] = where[chosen[j]]
-        if bets[_rank(picks, k)]:
+        if bets[set_rank_jit(picks, k)]:
             total += _play_ev(v, base, rows, n, m, final, chosen, k, True, counts)
         else:
             total += FOLD_NET
