@@ -919,7 +919,9 @@ def _print_sampled(game, result: SampledOptimum) -> None:
 @click.option(
     "--out-dir",
     type=click.Path(file_okay=False),
-    help="Where protection.json and .txt go (default: results/VARIANT).",
+    help="Where protection.json and .txt go (default: results/VARIANT); where exchanges "
+    "reach five cards, also the situations weighed (protection-samples-seedS.npz), which a "
+    "later run with more --samples extends.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
@@ -936,6 +938,7 @@ def protect_command(
     if (hole is not None) + (shared is not None) + next_card + exchange_card > 1:
         raise InputError("give one of --hole, --shared, --next-card and --exchange-card, not more")
     game = load_variant(variant)
+    folder = Path(out_dir or Path("results") / game.name)
     bar, progress = _stages_bar(game.name)
     with bar:
         if hole is not None:
@@ -961,7 +964,7 @@ def protect_command(
         else:
             tables = protection.protection_tables(
                 game, samples=samples, shared_samples=shared_samples, seed=seed,
-                progress=progress, exchange_rounds=exchange_rounds,
+                progress=progress, exchange_rounds=exchange_rounds, folder=folder,
             )  # fmt: skip
     shown = {name: protection.shown(name, table) for name, table in tables.items()}
     data = {
@@ -980,7 +983,6 @@ def protect_command(
             + "\n\n"
             for name, table in shown.items()
         ) + "".join(f"{name}: {text}\n" for name, text in protection.methods(game).items())
-        folder = Path(out_dir or Path("results") / game.name)
         _write_files(folder, {"protection.json": data, "protection.txt": text})
     if as_json:
         print_json(data)

@@ -37,6 +37,7 @@ import functools
 import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -47,6 +48,8 @@ from . import _protection as kernels
 from . import _protection_draws as draw_kernels
 from . import _protection_long as long_kernels
 from ._exact import canonical_hands_jit
+from ._io import read_keyed_npz, write_npz
+from ._tables import source_hash
 from .catalog import load_strategy
 from .codes import GameMode
 from .compare import paired_difference
@@ -54,7 +57,7 @@ from .exact import first_options, needs_pair_tables, value_lists
 from .game_buy import shifted_progress
 from .game_sampled import foreseen_card_gain
 from .optimal import optimal_strategy
-from .optimal_game import situation_tables, supports_exact_draws
+from .optimal_game import DECISION_SOURCES, situation_tables, supports_exact_draws
 from .optimum import optimal_rtp
 from .simulation import DEFAULT_SEED, Z95, Z_999, _key, run
 from .strategy import Strategy
@@ -347,32 +350,23 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
 
 
 def _long_rows(
-    variant: Variant, seen: list[tuple[int, int]], samples: int, seed: int, progress
+    variant: Variant,
+    seen: list[tuple[int, int]],
+    samples: int,
+    seed: int,
+    progress,
+    path: Path | None = None,
 ) -> list[dict]:
     """The figures of a game exchanging up to five cards for each (hole cards, other
     hands) of ``seen``, all from the same ``samples`` situations, ``LONG_SETS`` sets of
-    cards seen each: the sampled optimal RTP plus the mean gain."""
+    cards seen each: the sampled optimal RTP plus the mean gain. With ``path``, the
+    situations weighed are written there block by block, and those there reused."""
     optimal = optimal_rtp(variant)
     if optimal["rtp"] is None:
         raise ValueError(f"{variant.name}: its optimal RTP is {optimal['method']}")
     optimal_se = _se_of(optimal["interval"])
     rows = [row for row in seen if any(row)]
-    figures = np.empty((samples, LONG_SETS, len(rows), 2))
-    blind = np.empty(samples)
-    if rows:
-        v, lists, options = variant.arrays(), value_lists(), first_options(variant)[0]
-        fees, forced = variant.draw_arrays()
-        keys = np.array([_key(seed), _sets_key(seed)], dtype=np.uint64)
-        wanted, pairs = np.array(rows, dtype=np.int64), needs_pair_tables(variant)
-
-        def weigh(first: int, out: np.ndarray) -> None:
-            part = slice(first, first + len(out))
-            long_kernels.sampled_gains_jit(
-                v, lists, pairs, keys, first, wanted, options, fees, forced,
-                figures[part], blind[part],
-            )  # fmt: skip
-
-        _sampled_gains(weigh, samples, progress, 4 * numba.get_num_threads())
+    figures, blind = _weighed_situations(variant, rows, samples, seed, progress, path)
     game = {"dealer_game": NEVER_BOUGHT} if variant.buy_game is not None else {}
     weighed = iter(range(len(rows)))
     return [
@@ -381,6 +375,47 @@ def _long_rows(
         else {"rtp": optimal["rtp"], "method": "sampled optimum", "standard_error": optimal_se}
         for row in seen
     ]
+
+
+def _weighed_situations(variant, rows, samples, seed, progress, path) -> tuple:
+    """(``figures[i, r, q]``: situation i's gain and blind EV weighed with its set r of
+    cards seen as row q takes them, ``blind[i]``: its blind EV), kept to float32 so that
+    a run resumed from ``path`` gives the same figures as one run."""
+    if samples < 2:
+        raise ValueError(f"samples must be at least 2, got {samples}")
+    key = f"{_long_key(variant)}-{seed}-{LONG_SETS}-{rows}"
+    saved = read_keyed_npz(path, key) if path and rows else None
+    done = min(samples, len(saved["blind"])) if saved else 0
+    figures = np.zeros((samples, LONG_SETS, len(rows), 2))
+    blind = np.zeros(samples)
+    if saved:
+        figures[:done], blind[:done] = saved["figures"][:done], saved["blind"][:done]
+    v, lists, options = variant.arrays(), value_lists(), first_options(variant)[0]
+    fees, forced = variant.draw_arrays()
+    keys = np.array([_key(seed), _sets_key(seed)], dtype=np.uint64)
+    wanted, pairs = np.array(rows, dtype=np.int64), needs_pair_tables(variant)
+    step = 4 * numba.get_num_threads()
+    for first in range(done, samples if rows else 0, step):
+        part = slice(first, min(first + step, samples))
+        long_kernels.sampled_gains_jit(
+            v, lists, pairs, keys, first, wanted, options, fees, forced,
+            figures[part], blind[part],
+        )  # fmt: skip
+        for weighed in (figures[part], blind[part]):
+            weighed[...] = weighed.astype(np.float32)
+        if path:
+            kept = figures[: part.stop].astype(np.float32), blind[: part.stop].astype(np.float32)
+            write_npz(path, key=np.array(key), figures=kept[0], blind=kept[1])
+        if progress:
+            progress(part.stop, samples)
+    return figures, blind
+
+
+def _long_key(variant: Variant) -> str:
+    """What keys the situations weighed where exchanges reach five cards: the rules and
+    the code deciding them."""
+    sources = (*DECISION_SOURCES, "_protection.py", "_protection_draws.py", "_protection_long.py")
+    return f"{variant.rules_hash[:16]}-{source_hash(*sources)}"
 
 
 def _sets_key(seed: int) -> np.uint64:
@@ -544,12 +579,17 @@ def _sampled_gains(
     return gains
 
 
-def _long_tables(variant: Variant, samples: int | None, seed: int, progress) -> dict:
+def _long_tables(variant: Variant, samples: int | None, seed: int, progress, folder) -> dict:
     """``protection_tables``' hole cards and other hands seen where exchanges reach five
-    cards: every row from the same situations (``LONG_ROWS``)."""
+    cards: every row from the same situations (``LONG_ROWS``), kept in ``folder``."""
     start = time.perf_counter()
     seen = [(0, 0), *LONG_ROWS]
-    rows = _long_rows(variant, seen, samples or DEFAULT_LONG_SAMPLES, seed, progress)
+    path = None
+    if folder is not None:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        path = Path(folder) / f"protection-samples-seed{seed}.npz"
+    samples = samples or DEFAULT_LONG_SAMPLES
+    rows = _long_rows(variant, seen, samples, seed, progress, path)
     seconds = (time.perf_counter() - start) / len(seen)  # shared: each row its share
     tables = {}
     for name, column, index in (("hole_cards", 0, "hole_cards_known"),
@@ -598,13 +638,16 @@ def protection_tables(
     progress: Callable[[str, int, int], None] | None = None,
     enumerated: tuple[int, ...] = ENUMERATED,
     exchange_rounds: int = EXCHANGE_ROUNDS,
+    folder: str | Path | None = None,
 ) -> dict[str, pd.DataFrame]:
     """The tables of ``TABLES`` that weigh ``variant``: where ``covers`` it,
     ``hole_card_rtp`` for 0 to 4 hole cards seen (enumerated where in ``enumerated``,
     else from ``samples``; games with draws sample all but none), ``shared_hands_rtp``
     for 0 to 4 other hands seen (from ``shared_samples``) and, in games with draws,
     ``flashed_card_rtp`` (from ``samples``); where the dealer's game is sold,
-    ``exchange_card_rtp`` (from ``exchange_rounds``)."""
+    ``exchange_card_rtp`` (from ``exchange_rounds``). Where exchanges reach five cards,
+    the situations weighed are kept in ``folder`` as they finish (those there reused, so
+    a longer run extends them)."""
     variant = load_variant(variant)
 
     def stage(name: str):
@@ -620,7 +663,7 @@ def protection_tables(
             return exchange
     _check(variant, 0, 0, "")
     if _sampled_play(variant):
-        return _long_tables(variant, samples, seed, stage("cards seen")) | exchange
+        return _long_tables(variant, samples, seed, stage("cards seen"), folder) | exchange
     holes = [
         hole_card_rtp(
             variant,

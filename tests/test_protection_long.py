@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from simulate import _protection_draws as draw_kernels
 from simulate import _protection_long as kernels
+from simulate import protection
 from simulate._decisions import best_options_jit
 from simulate._evaluator import value5_jit, value6_jit
 from simulate._protection import _dealt
@@ -139,6 +140,21 @@ def test_seeing_nothing_weighs_the_blind_players_exact_ev():
         assert blind == pytest.approx(ev[0], abs=1e-12)
         assert out[0, 0, 1] == pytest.approx(blind, abs=1e-9)
         assert abs(out[0, 0, 0]) < 1e-9
+
+
+def test_a_run_resumed_from_its_saved_situations_gives_the_same_figures(tmp_path):
+    """Three situations weighed and kept, then extended to five: the figures of one run
+    of five, to the last digit; a file of other rules is not read."""
+    seen, path = [(0, 0), (4, 0)], tmp_path / "samples.npz"
+    once = protection._long_rows(SIX_CARD_125, seen, 5, 3, None)
+    protection._long_rows(SIX_CARD_125, seen, 3, 3, None, path)
+    assert len(np.load(path)["blind"]) == 3
+    resumed = protection._long_rows(SIX_CARD_125, seen, 5, 3, None, path)
+    assert resumed == once and len(np.load(path)["blind"]) == 5
+    shorter = protection._long_rows(SIX_CARD_125, seen, 4, 3, None, path)
+    assert shorter[1]["samples"] == 4 and len(np.load(path)["blind"]) == 5
+    other = protection._long_rows(RUSSIAN, [(4, 0)], 2, 3, None, path)
+    assert other[0]["samples"] == 2 and len(np.load(path)["blind"]) == 2
 
 
 def test_the_command_weighs_long_exchanges_and_refuses_the_next_card_in_one_line():
