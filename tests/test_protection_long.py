@@ -157,6 +157,19 @@ def test_a_run_resumed_from_its_saved_situations_gives_the_same_figures(tmp_path
     assert other[0]["samples"] == 2 and len(np.load(path)["blind"]) == 2
 
 
+def test_the_tables_take_every_row_from_the_same_situations_and_keep_them(tmp_path):
+    tables = protection._long_tables(SIX_CARD_125, 2, 4, None, tmp_path)
+    holes, shared = tables["hole_cards"], tables["shared_hands"]
+    assert (
+        holes["hole_cards_known"].tolist()
+        == shared["other_hands_seen"].tolist()
+        == [0, 1, 2, 3, 4]
+    )
+    assert holes["method"].tolist() == ["sampled optimum", *["sampled"] * 4]
+    assert (holes["samples"][1:] == 2).all() and (shared["samples"][1:] == 2).all()
+    assert np.load(tmp_path / "protection-samples-seed4.npz")["figures"].shape == (2, 2, 8, 2)
+
+
 def test_the_command_weighs_long_exchanges_and_refuses_the_next_card_in_one_line():
     """1-2-5, the dealer's whole hand seen on a few situations: a gain on some, and the
     blind player's EV weighed with the cards seen is his EV."""
