@@ -219,9 +219,9 @@ def hole_card_rtp(
 ) -> dict:
     """The RTP under optimal play when the player also sees ``hole`` of the dealer's hidden
     cards: enumerated for 0, 1 and 4 (unless ``samples`` is given), else from
-    ``samples`` situations (default 1,000,000; in games with draws 100,000, and 0
-    hole cards is the optimal RTP) drawn from ``seed``; ``progress`` is called with the
-    work done and its total."""
+    ``samples`` situations (default 1,000,000; in games with draws 100,000, where
+    exchanges reach five cards 1,000; 0 hole cards is the optimal RTP) drawn from
+    ``seed``; ``progress`` is called with the work done and its total."""
     variant = load_variant(variant)
     _check(variant, hole, HOLE_CARDS, "hole cards known")
     start = time.perf_counter()
@@ -253,7 +253,8 @@ def shared_hands_rtp(
 ) -> dict:
     """The RTP under optimal play when the player also sees ``hands`` other players' hands
     (1 to 4, five cards each: dead for the dealer's hidden cards), from ``samples``
-    situations (default 200,000; in games with draws 20,000) drawn from ``seed``."""
+    situations (default 200,000; in games with draws 20,000, where exchanges reach five
+    cards 1,000) drawn from ``seed``."""
     variant = load_variant(variant)
     _check(variant, hands, MAX_SHARED_HANDS, "other hands seen")
     start = time.perf_counter()
