@@ -215,14 +215,14 @@ def test_seeing_the_dealers_exchange_card_raises_the_rtp_beyond_its_interval():
 
 
 def test_the_command_weighs_the_exchange_card_where_the_game_is_sold(tmp_path):
-    """Where optimal play is sampled (1-2-5), every table is the exchange card's alone,
+    """Where optimal play is sampled (1-2-5), every table, the exchange card's last,
     written with its methods; games that sell no game, or two tables asked, refused."""
     runner = CliRunner()
-    args = ["protect", "six-card-125", "--exchange-rounds", str(2**16), "--out-dir"]
-    result = runner.invoke(main, [*args, str(tmp_path), "--json"])
+    args = ["protect", "six-card-125", "--exchange-rounds", str(2**16), "--samples", "2"]
+    result = runner.invoke(main, [*args, "--out-dir", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "protection.json").read_text())
-    assert list(data)[-1] == "dealer_exchange" and "hole_cards" not in data
+    assert list(data)[-3:] == ["hole_cards", "shared_hands", "dealer_exchange"]
     unseen, seen = data["dealer_exchange"]
     assert unseen["rtp"] == optimal_rtp(load_variant("six-card-125"))["with_game"]["rtp"]
     assert seen["gain"] > Z_999 * seen["gain_standard_error"] and seen["situations"] == 2000

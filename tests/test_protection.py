@@ -4,6 +4,7 @@ enumeration, the figures against the exact optimal RTP, each other and play."""
 import itertools
 import json
 import math
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -104,7 +105,7 @@ def test_other_hands_seen_raise_the_rtp_hand_by_hand(figures):
         assert row["gain_over_optimal"] > Z_999 * row["standard_error"]  # known to be > 0
 
 
-def test_the_command_prints_and_bad_input_is_one_line():
+def test_the_command_prints_and_bad_input_is_one_line(tmp_path):
     runner = CliRunner()
     result = runner.invoke(main, ["protect", "caribbean", "--hole", "2", "--samples", "2000"])
     assert result.exit_code == 0, result.output
@@ -115,7 +116,12 @@ def test_the_command_prints_and_bad_input_is_one_line():
     assert json.loads(shared.stdout)["shared_hands"][0]["other_hands_seen"] == 1
     both = runner.invoke(main, ["protect", "caribbean", "--hole", "1", "--shared", "1"])
     assert both.exit_code == 2 and "not more" in both.stderr
-    refused = runner.invoke(main, ["protect", "russian", "--hole", "1"])
+    rules = (resources.files("simulate") / "variants" / "oasis-classic.toml").read_text()
+    replacing = tmp_path / "replacing.toml"  # long exchanges, a card replaced after a buy
+    replacing.write_text(
+        rules.replace("[decisions]", "[decisions]\nbuy = 1\nreplace_after_buy = 2")
+    )
+    refused = runner.invoke(main, ["protect", str(replacing), "--hole", "1"])
     assert refused.exit_code == 2
-    assert refused.stderr.startswith("Error: russian: the protection figures cover games")
+    assert refused.stderr.startswith("Error: oasis-classic: the protection figures cover games")
     assert len(refused.stderr.strip().splitlines()) == 1
