@@ -339,7 +339,7 @@ def build_report(
 PROTECTION_SAMPLES, PROTECTION_DRAW_SAMPLES, PROTECTION_LONG_SAMPLES = 200_000, 100_000, 100
 """Situations sampled per hole-card figure of the protection section (a quarter of them
 per other-hands figure); in games with exchanges each costs about 100 times more; where
-exchanges reach five cards, for all figures at once (about 15 s each here)."""
+exchanges reach five cards, for all figures at once (5 to 9 s each here)."""
 
 
 def _protection_section(
