@@ -1,5 +1,6 @@
 """numba kernels of the protection figures in games exchanging up to five cards: a
-situation's gain of seeing some of the dealer's hidden cards or other players' hands.
+situation's gain of seeing some of the dealer's hidden cards, other players' hands, or
+the next card of the deck.
 
 The seeing player's EVs are ``_protection_draws.seeing_evs_jit``'s (the dealer's
 hands counted by inclusion-exclusion over the drawn cards). The blind player's first
@@ -7,6 +8,11 @@ option and his choices after the draw are exact (``_decisions``, the sampled
 optimum's kernels) and do not depend on what is seen, so they are computed once per
 situation (his choices after the draw as a table by the cards drawn) and weighed
 with every set of cards seen: over the cards seen his EV is his EV without them.
+
+The next card of the deck seen is the first card any draw takes and is dead for the
+dealer's hand; after the draw the player knows what the blind player knows. So each
+option's EV given that card is the mean of the blind EVs of the draws holding it,
+summed while the blind options are computed: every next card is weighed exactly.
 """
 
 from __future__ import annotations
@@ -14,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._decisions import option_ev_jit
 from ._engine import draw_card_jit, round_state_jit
 from ._evaluator import BINOMIAL, next_combination_jit, set_rank_jit
 from ._exact import _drawn_ev as blind_drawn_ev_jit
@@ -40,29 +45,51 @@ def _draw_slots(hand, keep):
 
 
 @njit(cache=True)
-def blind_bets_jit(v, tables, lists, hand, upcard, unseen, keep, forced):
-    """Whether the blind player bets after each draw of his ``unseen`` cards (the
-    exchange ``keep``, or -1 for a sixth card bought), by the draw's colex rank."""
-    final, slots, k = _draw_slots(hand, keep)
+def option_card_evs_jit(
+    v, tables, lists, hand, upcard, unseen, kind, keep, fees, forced, out, bets
+):
+    """``out[c]``: the EV of the first option (kind, keep), fees included, when the next
+    card of the deck is ``unseen[c]`` (the first card its draw takes, dead for the
+    dealer's hand); after a draw (an exchange, a sixth card bought) the blind player's
+    bet or fold, written to ``bets`` by the draw's colex rank. Over the next card the
+    EV is the option's EV (``_decisions.option_ev_jit``'s). No card replaced after a buy."""
     n = unseen.shape[0]
-    bets = np.ones(BINOMIAL[n, k], dtype=np.bool_)
-    if forced:
-        return bets
-    chosen = np.arange(k)
     scratch = np.empty((4, 5), dtype=np.int64)
+    if kind == Action.FOLD:
+        out[:] = FOLD_NET
+        return
+    if kind == Action.PLAY:
+        flashed = np.empty(1, dtype=np.int64)
+        for c in range(n):
+            flashed[0] = c
+            out[c] = blind_drawn_ev_jit(v, tables, lists, hand, upcard, unseen, flashed, 1, True,
+                                        scratch)  # fmt: skip
+        return
+    if kind == Action.BUY:
+        keep, fee, must_bet = -1, fees[Fee.BUY], False
+    else:
+        k = thrown_positions_jit(keep)[1]
+        fee, must_bet = fees[k], forced[k]
+    final, slots, k = _draw_slots(hand, keep)
+    sums = np.zeros(n)
+    chosen = np.arange(k)
     while True:
         for j in range(k):
             final[slots[j]] = unseen[chosen[j]]
-        ev = blind_drawn_ev_jit(v, tables, lists, final, upcard, unseen, chosen, k, False, scratch)
-        bets[set_rank_jit(chosen, k)] = ev > FOLD_NET
+        ev = blind_drawn_ev_jit(v, tables, lists, final, upcard, unseen, chosen, k, must_bet,
+                                scratch)  # fmt: skip
+        bets[set_rank_jit(chosen, k)] = must_bet or ev > FOLD_NET
+        for j in range(k):
+            sums[chosen[j]] += ev
         if not next_combination_jit(chosen, n):
-            return bets
+            break
+    out[:] = sums / BINOMIAL[n - 1, k - 1] - fee
 
 
 @njit(cache=True)
 def weighed_draw_ev_jit(v, dealer, unseen, hand, keep, bets, where):
     """The EV (fees aside), the dealer's known cards counted (``dealer``: ``dealer_of_jit``'s),
-    of the draw ``keep`` (as ``blind_bets_jit``) from ``unseen``, each draw bet or folded
+    of the draw ``keep`` (as ``option_card_evs_jit``) from ``unseen``, each draw bet or folded
     as ``bets`` says (``where``: each card's position among the blind player's unseen)."""
     base, rows, m = dealer
     final, slots, k = _draw_slots(hand, keep)
@@ -105,24 +132,32 @@ def situation_gains_jit(v, lists, pairs, cards, seen_sets, rows, options, fees, 
     ``rows`` (hole cards seen, other hands seen) takes from it: what seeing them adds
     to optimal play (``out[r, q, 0]``: the best option seeing them less the blind
     player's choices weighed with them) and the blind player's EV weighed with them
-    (``out[r, q, 1]``). Returns the blind player's EV. No card replaced after a buy."""
+    (``out[r, q, 1]``). Returns (the blind player's EV, the gain of seeing the next card
+    of the deck, its mean over every card). No card replaced after a buy."""
     hand, upcard = np.sort(cards[:5].astype(np.int64)), np.int64(cards[5])
     blind_unseen = unseen_jit(hand, upcard)
+    n = blind_unseen.shape[0]
     tables = situation_tables_serial_jit(lists, upcard, hand, blind_unseen, pairs)
+    card_evs = np.empty((options.shape[0], n))
+    bets = np.empty(BINOMIAL[n, 5], dtype=np.bool_)
+    spare = np.empty_like(bets)
     best, o = -np.inf, 0
     for j in range(options.shape[0]):
         kind, keep = options[j, 0], options[j, 1]
-        ev = option_ev_jit(v, tables, lists, hand, upcard, blind_unseen, kind, keep, fees, forced)
-        if ev > best:
+        option_card_evs_jit(v, tables, lists, hand, upcard, blind_unseen, kind, keep, fees, forced,
+                            card_evs[j], spare)  # fmt: skip
+        ev = card_evs[j].mean()
+        if ev > best:  # the first of the highest EV, its draws' bets kept
             best, o = ev, j
-    kind, keep, fee, bets = options[o, 0], options[o, 1], 0.0, np.ones(0, dtype=np.bool_)
+            spare, bets = bets, spare
+    flashed = 0.0
+    for c in range(n):
+        flashed += card_evs[:, c].max() - card_evs[o, c]
+    kind, keep, fee = options[o, 0], options[o, 1], 0.0
     if kind == Action.EXCHANGE:
-        k = thrown_positions_jit(keep)[1]
-        fee = fees[k]
-        bets = blind_bets_jit(v, tables, lists, hand, upcard, blind_unseen, keep, forced[k])
+        fee = fees[thrown_positions_jit(keep)[1]]
     elif kind == Action.BUY:
         keep, fee = -1, fees[Fee.BUY]
-        bets = blind_bets_jit(v, tables, lists, hand, upcard, blind_unseen, keep, False)
     evs = np.empty(options.shape[0])
     known = np.empty(5, dtype=np.int64)
     known[0] = upcard
@@ -140,22 +175,23 @@ def situation_gains_jit(v, lists, pairs, cards, seen_sets, rows, options, fees, 
             else:
                 weighed = evs[o]
             out[r, q, 0], out[r, q, 1] = evs.max() - weighed, weighed
-    return best
+    return best, flashed / n
 
 
 @njit(cache=True, parallel=True)
-def sampled_gains_jit(v, lists, pairs, keys, start, rows, options, fees, forced, out, blind):
+def sampled_gains_jit(v, lists, pairs, keys, start, rows, options, fees, forced, out, blind,
+                      flashed):  # fmt: skip
     """``situation_gains_jit`` for situations ``start ..`` (one per ``out[i]``, its sets
     seen ``out.shape[1]``): situation i dealt from ``keys[0]`` and its index as
     ``_protection_draws.sampled_gains_jit`` deals it (the player's five cards, the
     upcard), its set r from ``keys[1]`` and index ``i * sets + r``; ``blind[i]``: the
-    blind player's EV."""
+    blind player's EV, ``flashed[i]``: the gain of seeing the next card of the deck."""
     sets = out.shape[1]
     for i in prange(out.shape[0]):
         cards = _dealt(keys[0], start + i, 6)
         seen_sets = np.empty((sets, SET_CARDS), dtype=np.int64)
         for r in range(sets):
             seen_sets[r] = _dealt_after(keys[1], (start + i) * sets + r, cards, SET_CARDS)
-        blind[i] = situation_gains_jit(
+        blind[i], flashed[i] = situation_gains_jit(
             v, lists, pairs, cards, seen_sets, rows, options, fees, forced, out[i]
         )

@@ -906,8 +906,8 @@ def _print_sampled(game, result: SampledOptimum) -> None:
     help="Situations sampled where 2 or 3 hole cards are seen (default 1,000,000; about "
     "50 s per million here), or for any --hole given it; in games with exchanges for 1 "
     "to 4 and the next card (default 100,000: 1 to 3 minutes each); where exchanges "
-    "reach five cards (Russian, 1-2-5, oasis-classic) for every row at once, hole cards "
-    "and other hands (default 1,000: 5 to 9 s each here, measured on 150).",
+    "reach five cards (Russian, 1-2-5, oasis-classic) for every row at once, hole cards, "
+    "other hands and the next card (default 1,000: 5 to 9 s each here, measured on 150).",
 )
 @click.option(
     "--shared-samples",

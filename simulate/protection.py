@@ -22,7 +22,8 @@ In games exchanging up to five cards (Russian, 1-2-5, oasis-classic), whose opti
 RTP is itself sampled, the blind player's choices are exact on each sampled situation
 (``_protection_long``) and weighed with several sets of cards seen; the RTP is the
 sampled optimal RTP plus the mean gain, the standard errors of both combined. The next
-card of the deck seen is not weighed there yet.
+card of the deck seen is weighed there on the same situations, over every card it can
+be, from the EVs the blind options sum draw by draw.
 
 Where the dealer's game is sold (Six-Card, Russian, 1-2-5), the player who sees the
 card the dealer's exchange brings buys the game exactly when that card makes it pay:
@@ -92,8 +93,9 @@ DEFAULT_LONG_SAMPLES = 1_000
 """Situations sampled where exchanges reach five cards (each 5 to 20 s on one core)."""
 LONG_SETS = 2
 """Sets of cards seen per such situation: its blind choices, the dearer part, serve all."""
-LONG_ROWS = [(hole, 0) for hole in range(1, 5)] + [(0, hands) for hands in range(1, 5)]
-"""The rows (hole cards, other hands seen) ``protection_tables`` weighs there in one pass."""
+LONG_ROWS = [(hole, 0, 0) for hole in range(1, 5)] + [(0, hands, 0) for hands in range(1, 5)]
+"""The rows (hole cards, other hands, next cards seen) ``protection_tables`` weighs there
+in one pass, with the next card seen."""
 EXCHANGE_ROUNDS = 2**24
 """Paired rounds of the dealer's exchange card seen (16.8 million a side)."""
 MAX_SHARED_HANDS = 4
@@ -113,8 +115,12 @@ SAMPLED_PLAY_METHODS = {
     f"sampled situations, each weighed exactly with {LONG_SETS} sets of cards seen (the "
     "blind player's choices exact); the standard error combines both, the gain's over "
     "situations; interval by the normal approximation",
+    "sampled, every next card": "the sampled optimal RTP plus the mean gain of seeing the "
+    "next card of the deck over the same sampled situations, each weighed exactly over "
+    "every card it can be; the standard error as above",
 }
 """``METHODS`` where exchanges reach five cards."""
+FLASHED_METHOD = {"method": "sampled, every next card"}
 
 COVERED = (
     "games decided by folding or betting on the dealt cards (caribbean) or with draws "
@@ -291,14 +297,10 @@ def flashed_card_rtp(
     _check(variant, flashed, 1, "next cards seen")
     if not variant.has_draws:
         raise ValueError(f"{variant.name}: no card is drawn, so none can be flashed")
-    if flashed and _sampled_play(variant):
-        raise ValueError(
-            f"{variant.name}: the next card seen is not weighed yet where exchanges reach "
-            "five cards"
-        )
     start = time.perf_counter()
     row = {"next_cards_seen": flashed}
-    row |= _draws_row(variant, (0, 0, flashed), samples or DEFAULT_DRAW_SAMPLES, seed, progress)
+    samples = samples or _draw_samples(variant, DEFAULT_DRAW_SAMPLES)
+    row |= _draws_row(variant, (0, 0, flashed), samples, seed, progress)
     return row | _edges(variant, row["rtp"], start)
 
 
@@ -313,7 +315,7 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
     other hands, next cards of the deck): the optimal RTP where nothing more is seen,
     else sampled."""
     if _sampled_play(variant):
-        return _long_rows(variant, [seen[:2]], samples, seed, progress)[0]
+        return _long_rows(variant, [seen], samples, seed, progress)[0]
     optimal = _optimal_rtp(variant)
     if optimal is None:
         raise ValueError(
@@ -352,64 +354,74 @@ def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress)
 
 def _long_rows(
     variant: Variant,
-    seen: list[tuple[int, int]],
+    seen: list[tuple[int, int, int]],
     samples: int,
     seed: int,
     progress,
     path: Path | None = None,
 ) -> list[dict]:
     """The figures of a game exchanging up to five cards for each (hole cards, other
-    hands) of ``seen``, all from the same ``samples`` situations, ``LONG_SETS`` sets of
-    cards seen each: the sampled optimal RTP plus the mean gain. With ``path``, the
-    situations weighed are written there block by block, and those there reused."""
+    hands, next cards of the deck) of ``seen``, one of them seen, all from the same
+    ``samples`` situations (hole cards and hands: ``LONG_SETS`` sets of cards each): the
+    sampled optimal RTP plus the mean gain. With ``path``, the situations weighed are
+    written there block by block, and those there reused."""
     optimal = optimal_rtp(variant)
     if optimal["rtp"] is None:
         raise ValueError(f"{variant.name}: its optimal RTP is {optimal['method']}")
     optimal_se = _se_of(optimal["interval"])
-    rows = [row for row in seen if any(row)]
-    figures, blind = _weighed_situations(variant, rows, samples, seed, progress, path)
+    rows = [row[:2] for row in seen if any(row[:2])]
+    if any(map(any, seen)):
+        figures, blind, flashed = _weighed_situations(variant, rows, samples, seed, progress, path)
     game = {"dealer_game": NEVER_BOUGHT} if variant.buy_game is not None else {}
-    weighed = iter(range(len(rows)))
-    return [
-        _long_row(optimal["rtp"], optimal_se, figures[:, :, next(weighed)], blind, seed) | game
-        if any(row)
-        else {"rtp": optimal["rtp"], "method": "sampled optimum", "standard_error": optimal_se}
-        for row in seen
-    ]
+
+    def row_of(what: tuple[int, int, int]) -> dict:
+        if any(what[:2]):
+            weighed = figures[:, :, rows.index(what[:2])]
+            return _long_row(optimal["rtp"], optimal_se, weighed, blind, seed) | game
+        if what[2]:
+            return _gain_row(optimal["rtp"], optimal_se, flashed, seed) | FLASHED_METHOD | game
+        return {"rtp": optimal["rtp"], "method": "sampled optimum", "standard_error": optimal_se}
+
+    return [row_of(what) for what in seen]
 
 
 def _weighed_situations(variant, rows, samples, seed, progress, path) -> tuple:
     """(``figures[i, r, q]``: situation i's gain and blind EV weighed with its set r of
-    cards seen as row q takes them, ``blind[i]``: its blind EV), kept to float32 so that
-    a run resumed from ``path`` gives the same figures as one run."""
+    cards seen as row q takes them, ``blind[i]``: its blind EV, ``flashed[i]``: its gain
+    of seeing the next card), kept to float32 so that a run resumed from ``path`` gives
+    the same figures as one run."""
     if samples < 2:
         raise ValueError(f"samples must be at least 2, got {samples}")
     key = f"{_long_key(variant)}-{seed}-{LONG_SETS}-{rows}"
-    saved = read_keyed_npz(path, key) if path and rows else None
+    saved = read_keyed_npz(path, key) if path else None
     done = min(samples, len(saved["blind"])) if saved else 0
     figures = np.zeros((samples, LONG_SETS, len(rows), 2))
-    blind = np.zeros(samples)
+    blind, flashed = np.zeros(samples), np.zeros(samples)
     if saved:
-        figures[:done], blind[:done] = saved["figures"][:done], saved["blind"][:done]
+        for weighed, name in ((figures, "figures"), (blind, "blind"), (flashed, "flashed")):
+            weighed[:done] = saved[name][:done]
     v, lists, options = variant.arrays(), value_lists(), first_options(variant)[0]
     fees, forced = variant.draw_arrays()
     keys = np.array([_key(seed), _sets_key(seed)], dtype=np.uint64)
-    wanted, pairs = np.array(rows, dtype=np.int64), needs_pair_tables(variant)
+    wanted, pairs = np.array(rows, dtype=np.int64).reshape(-1, 2), needs_pair_tables(variant)
     step = 4 * numba.get_num_threads()
-    for first in range(done, samples if rows else 0, step):
+    for first in range(done, samples, step):
         part = slice(first, min(first + step, samples))
+        weighed = figures[part], blind[part], flashed[part]
         long_kernels.sampled_gains_jit(
-            v, lists, pairs, keys, first, wanted, options, fees, forced,
-            figures[part], blind[part],
-        )  # fmt: skip
-        for weighed in (figures[part], blind[part]):
-            weighed[...] = weighed.astype(np.float32)
+            v, lists, pairs, keys, first, wanted, options, fees, forced, *weighed
+        )
+        for each in weighed:
+            each[...] = each.astype(np.float32)
         if path:
-            kept = figures[: part.stop].astype(np.float32), blind[: part.stop].astype(np.float32)
-            write_npz(path, key=np.array(key), figures=kept[0], blind=kept[1])
+            kept = {
+                name: each[: part.stop].astype(np.float32)
+                for name, each in (("figures", figures), ("blind", blind), ("flashed", flashed))
+            }
+            write_npz(path, key=np.array(key), **kept)
         if progress:
             progress(part.stop, samples)
-    return figures, blind
+    return figures, blind, flashed
 
 
 def _long_key(variant: Variant) -> str:
@@ -424,14 +436,11 @@ def _sets_key(seed: int) -> np.uint64:
     return np.random.SeedSequence(seed, spawn_key=(1,)).generate_state(1, dtype=np.uint64)[0]
 
 
-def _long_row(optimal: float, optimal_se: float, figures: np.ndarray, blind, seed) -> dict:
-    """A row's figures from its gains and blind EVs weighed (``figures[i, r]``: situation
-    i, set r) and the blind EVs (``blind``)."""
-    gains = figures[:, :, 0].mean(axis=1)  # situations are independent, their sets not
+def _gain_row(optimal: float, optimal_se: float, gains: np.ndarray, seed: int) -> dict:
+    """A row's figures from each sampled situation's gain (``gains``)."""
     gain_se = _se(gains)
     se = math.hypot(optimal_se, gain_se)
     rtp = optimal + float(gains.mean())
-    weighed = figures[:, :, 1].mean(axis=1) - blind
     return {
         "rtp": rtp,
         "method": "sampled",
@@ -439,8 +448,17 @@ def _long_row(optimal: float, optimal_se: float, figures: np.ndarray, blind, see
         "gain_standard_error": gain_se,
         "rtp_ci999": [rtp - Z_999 * se, rtp + Z_999 * se],
         "samples": len(gains),
-        "sets_per_situation": figures.shape[1],
         "seed": seed,
+    }
+
+
+def _long_row(optimal: float, optimal_se: float, figures: np.ndarray, blind, seed) -> dict:
+    """A row's figures from its gains and blind EVs weighed (``figures[i, r]``: situation
+    i, set r) and the blind EVs (``blind``)."""
+    gains = figures[:, :, 0].mean(axis=1)  # situations are independent, their sets not
+    weighed = figures[:, :, 1].mean(axis=1) - blind
+    return _gain_row(optimal, optimal_se, gains, seed) | {
+        "sets_per_situation": figures.shape[1],
         "situations_changing_decision": float((figures[:, :, 0] > 0).mean()),
         "blind_difference": {"mean": float(weighed.mean()), "standard_error": _se(weighed)},
     }
@@ -581,10 +599,11 @@ def _sampled_gains(
 
 
 def _long_tables(variant: Variant, samples: int | None, seed: int, progress, folder) -> dict:
-    """``protection_tables``' hole cards and other hands seen where exchanges reach five
-    cards: every row from the same situations (``LONG_ROWS``), kept in ``folder``."""
+    """``protection_tables``' hole cards, other hands and the next card seen where
+    exchanges reach five cards: every row from the same situations (``LONG_ROWS``), kept
+    in ``folder``."""
     start = time.perf_counter()
-    seen = [(0, 0), *LONG_ROWS]
+    seen = [(0, 0, 0), *LONG_ROWS, (0, 0, 1)]
     path = None
     if folder is not None:
         Path(folder).mkdir(parents=True, exist_ok=True)
@@ -593,12 +612,14 @@ def _long_tables(variant: Variant, samples: int | None, seed: int, progress, fol
     rows = _long_rows(variant, seen, samples, seed, progress, path)
     seconds = (time.perf_counter() - start) / len(seen)  # shared: each row its share
     tables = {}
-    for name, column, index in (("hole_cards", 0, "hole_cards_known"),
-                                ("shared_hands", 1, "other_hands_seen")):  # fmt: skip
+    for column, name in enumerate(("hole_cards", "shared_hands", "next_card")):
         chosen = [
-            {index: what[column]} | row | _edges(variant, row["rtp"], start) | {"seconds": seconds}
+            {TABLES[name][0]: what[column]}
+            | row
+            | _edges(variant, row["rtp"], start)
+            | {"seconds": seconds}
             for what, row in zip(seen, rows, strict=True)
-            if not what[1 - column]
+            if not any(what[:column] + what[column + 1 :])
         ]
         tables[name] = pd.DataFrame(chosen)
     return tables

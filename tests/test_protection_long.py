@@ -1,6 +1,6 @@
-"""What seeing the dealer's hole cards or other hands is worth where exchanges reach five
-cards: the kernel against the one of short draws on the same deals, plain enumeration,
-the blind player's exact EV, and the figures and the command."""
+"""What seeing the dealer's hole cards, other hands or the next card of the deck is worth
+where exchanges reach five cards: the kernels against those of short draws on the same
+deals, plain enumeration, the blind player's exact EV, and the figures and the command."""
 
 import itertools
 import json
@@ -12,13 +12,15 @@ from click.testing import CliRunner
 from simulate import _protection_draws as draw_kernels
 from simulate import _protection_long as kernels
 from simulate import protection
-from simulate._decisions import best_options_jit
+from simulate._decisions import best_options_jit, option_ev_jit
 from simulate._evaluator import value5_jit, value6_jit
+from simulate._exact import after_draw_ev_jit, situation_tables_serial_jit, unseen_jit
 from simulate._protection import _dealt
 from simulate._settlement import bet_multiple_jit, settle_jit
+from simulate._situation import _work, situation_jit
 from simulate.cards import parse_cards
 from simulate.cli import main
-from simulate.codes import Action
+from simulate.codes import Action, Fee
 from simulate.exact import first_options, needs_pair_tables, value_lists
 from simulate.optimal_game import situation_tables
 from simulate.protection import shared_hands_rtp
@@ -39,7 +41,7 @@ def gains(variant, cards, seen, rows):
     for r, cards_seen in enumerate(seen):
         sets[r, : len(cards_seen)] = cards_seen
     out = np.empty((len(seen), len(rows), 2))
-    blind = kernels.situation_gains_jit(
+    blind, _ = kernels.situation_gains_jit(
         variant.arrays(), value_lists(), needs_pair_tables(variant), np.array(cards),
         sets, np.array(rows, dtype=np.int64), options, fees, forced, out,
     )  # fmt: skip
@@ -64,6 +66,86 @@ def test_on_short_draws_the_kernel_weighs_what_the_short_draws_kernel_weighs(see
         out, blind = gains(OASIS, cards[:6], [cards[6:]], [seen])
         assert out[0, 0].tolist() == pytest.approx(short[i, :2].tolist(), abs=1e-12)
         assert blind == pytest.approx(short[i, 2], abs=1e-12)
+
+
+def card_evs(variant, hand, upcard):
+    """``option_card_evs_jit``'s EVs of every first option (``out[o, c]``: the next card
+    of the deck the c-th unseen card), the unseen cards, and the options."""
+    options, _ = first_options(variant)
+    fees, forced = variant.draw_arrays()
+    lists, hand, upcard = value_lists(), np.array(hand, dtype=np.int64), np.int64(upcard)
+    unseen = unseen_jit(hand, upcard)
+    tables = situation_tables_serial_jit(lists, upcard, hand, unseen, needs_pair_tables(variant))
+    out, bets = np.empty((len(options), len(unseen))), np.empty(2_000_000, dtype=np.bool_)
+    for o, (kind, keep) in enumerate(options):
+        kernels.option_card_evs_jit(
+            variant.arrays(), tables, lists, hand, upcard, unseen, kind, keep, fees, forced,
+            out[o], bets,
+        )  # fmt: skip
+    return out, unseen, options
+
+
+def test_on_short_draws_the_next_card_seen_is_weighed_as_the_short_draws_kernel_weighs():
+    """Oasis: every option's EV for every next card is the short-draw kernel's, and the
+    situation's gain is their mean over the next card."""
+    v, lists, (options, _) = OASIS.arrays(), value_lists(), first_options(OASIS)
+    fees, forced = OASIS.draw_arrays()
+    tables, key = situation_tables(lists, v), _key(5)
+    for i in range(3):
+        cards = _dealt(key, i, 6)
+        hand, upcard = np.sort(cards[:5]), cards[5]
+        out, unseen, _ = card_evs(OASIS, hand, upcard)
+        work, blind = _work(len(options), tables[4].shape[0]), np.empty(len(options))
+        o = situation_jit(v, tables, lists, hand, upcard, options, fees, forced, True, blind, work)
+        sit = (*work[1:7], tables, lists, hand, upcard, work[0])
+        short = np.empty_like(out)
+        for c in range(len(unseen)):
+            draw_kernels.flashed_evs_jit(v, sit, c, options, fees, forced, short[:, c])
+        np.testing.assert_allclose(out, short, rtol=0, atol=1e-12)
+        weighed = np.isfinite(blind)  # options the situation engine's bounds rule out: NaN
+        assert weighed[o] and out.mean(axis=1)[weighed] == pytest.approx(blind[weighed], abs=1e-12)
+        gain = kernels.situation_gains_jit(
+            v, lists, needs_pair_tables(OASIS), cards, np.zeros((1, kernels.SET_CARDS), np.int64),
+            np.zeros((0, 2), np.int64), options, fees, forced, np.empty((1, 0, 2)),
+        )[1]  # fmt: skip
+        assert gain == pytest.approx((short.max(axis=0) - short[o]).mean(), abs=1e-12)
+
+
+def test_the_next_card_seen_in_long_exchanges_equals_plain_enumeration():
+    """Russian: for a next card, playing, buying a sixth card and exchanging one and
+    three cards against every draw holding it, each settled by the exact EV after the
+    draw; over the next card, each option's EV is the sampled optimum's."""
+    v, lists = RUSSIAN.arrays(), value_lists()
+    fees, forced = RUSSIAN.draw_arrays()
+    hand, upcard = sorted(parse_cards("2c 7d 9h Js Qc").tolist()), int(parse_cards("4s")[0])
+    out, unseen, options = card_evs(RUSSIAN, hand, upcard)
+    c = int(np.flatnonzero(unseen == parse_cards("Qd")[0])[0])
+    rest = [card for card in unseen.tolist() if card != unseen[c]]
+
+    def after(final, drawn, must_bet):
+        dead = np.array(sorted(hand + list(drawn)), dtype=np.int64)
+        final = np.array(final, dtype=np.int64)
+        return after_draw_ev_jit(v, lists, final, upcard, dead, len(dead), must_bet)
+
+    pairs = needs_pair_tables(RUSSIAN)
+    tables = situation_tables_serial_jit(lists, upcard, np.array(hand), unseen, pairs)
+    for o, (kind, keep) in enumerate(options):
+        exact = option_ev_jit(v, tables, lists, np.array(hand), upcard, unseen, kind, keep, fees,
+                              forced)  # fmt: skip
+        assert out[o].mean() == pytest.approx(exact, abs=1e-12)
+        if kind == Action.PLAY:
+            assert out[o, c] == pytest.approx(after(hand, [unseen[c]], True), abs=1e-12)
+        elif kind == Action.BUY:
+            bought = after([*hand, unseen[c]], [unseen[c]], False) - fees[Fee.BUY]
+            assert out[o, c] == pytest.approx(bought, abs=1e-12)
+        elif kind == Action.EXCHANGE and bin(keep).count("1") in (2, 4):
+            kept = [card for p, card in enumerate(hand) if keep >> p & 1]
+            thrown = 5 - len(kept)
+            nets = [
+                after([*kept, unseen[c], *others], [unseen[c], *others], forced[thrown])
+                for others in itertools.combinations(rest, thrown - 1)
+            ]
+            assert out[o, c] == pytest.approx(np.mean(nets) - fees[thrown], abs=1e-12)
 
 
 def brute_force_ev(variant, hand, dealer, keep):
@@ -145,7 +227,7 @@ def test_seeing_nothing_weighs_the_blind_players_exact_ev():
 def test_a_run_resumed_from_its_saved_situations_gives_the_same_figures(tmp_path):
     """Three situations weighed and kept, then extended to five: the figures of one run
     of five, to the last digit; a file of other rules is not read."""
-    seen, path = [(0, 0), (4, 0)], tmp_path / "samples.npz"
+    seen, path = [(0, 0, 0), (4, 0, 0), (0, 0, 1)], tmp_path / "samples.npz"
     once = protection._long_rows(SIX_CARD_125, seen, 5, 3, None)
     protection._long_rows(SIX_CARD_125, seen, 3, 3, None, path)
     assert len(np.load(path)["blind"]) == 3
@@ -153,7 +235,7 @@ def test_a_run_resumed_from_its_saved_situations_gives_the_same_figures(tmp_path
     assert resumed == once and len(np.load(path)["blind"]) == 5
     shorter = protection._long_rows(SIX_CARD_125, seen, 4, 3, None, path)
     assert shorter[1]["samples"] == 4 and len(np.load(path)["blind"]) == 5
-    other = protection._long_rows(RUSSIAN, [(4, 0)], 2, 3, None, path)
+    other = protection._long_rows(RUSSIAN, [(4, 0, 0)], 2, 3, None, path)
     assert other[0]["samples"] == 2 and len(np.load(path)["blind"]) == 2
 
 
@@ -167,10 +249,15 @@ def test_the_tables_take_every_row_from_the_same_situations_and_keep_them(tmp_pa
     )
     assert holes["method"].tolist() == ["sampled optimum", *["sampled"] * 4]
     assert (holes["samples"][1:] == 2).all() and (shared["samples"][1:] == 2).all()
-    assert np.load(tmp_path / "protection-samples-seed4.npz")["figures"].shape == (2, 2, 8, 2)
+    flashed = tables["next_card"]
+    assert flashed["next_cards_seen"].tolist() == [0, 1]
+    assert flashed["method"].tolist() == ["sampled optimum", "sampled, every next card"]
+    assert flashed["rtp"][1] == pytest.approx(flashed["rtp"][0] + flashed["gain_over_optimal"][1])
+    saved = np.load(tmp_path / "protection-samples-seed4.npz")
+    assert saved["figures"].shape == (2, 2, 8, 2) and saved["flashed"].shape == (2,)
 
 
-def test_the_command_weighs_long_exchanges_and_refuses_the_next_card_in_one_line():
+def test_the_command_weighs_long_exchanges():
     """1-2-5, the dealer's whole hand seen on a few situations: a gain on some, and the
     blind player's EV weighed with the cards seen is his EV."""
     runner = CliRunner()
@@ -186,7 +273,9 @@ def test_the_command_weighs_long_exchanges_and_refuses_the_next_card_in_one_line
     assert "sampled optimum" in data["methods"] and data["methods"]["dealer's game"]
     nothing = shared_hands_rtp(SIX_CARD_125, 0)
     assert nothing["method"] == "sampled optimum" and nothing["gain_over_optimal"] == 0
-    refused = runner.invoke(main, ["protect", "oasis-classic", "--next-card"])
-    assert refused.exit_code == 2
-    assert refused.stderr.startswith("Error: oasis-classic: the next card seen is not weighed")
-    assert len(refused.stderr.strip().splitlines()) == 1
+    flashed = runner.invoke(main, ["protect", "oasis-classic", "--next-card", "--samples", "2",
+                                   "--json"])  # fmt: skip
+    assert flashed.exit_code == 0, flashed.output
+    (row,) = json.loads(flashed.stdout)["next_card"]
+    assert row["method"] == "sampled, every next card" and row["samples"] == 2
+    assert row["gain_over_optimal"] > 0
