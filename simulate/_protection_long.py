@@ -4,10 +4,11 @@ the next card of the deck.
 
 The seeing player's EVs are ``_protection_draws.seeing_evs_jit``'s (the dealer's
 hands counted by inclusion-exclusion over the drawn cards). The blind player's first
-option and his choices after the draw are exact (``_decisions``, the sampled
-optimum's kernels) and do not depend on what is seen, so they are computed once per
-situation (his choices after the draw as a table by the cards drawn) and weighed
-with every set of cards seen: over the cards seen his EV is his EV without them.
+option and his choices after the draw are exact (each draw's EV by ``_exact``'s
+kernel, as the sampled optimum weighs it) and do not depend on what is seen, so they
+are computed once per situation (his choices after the draw as a table by the cards
+drawn) and weighed with every set of cards seen: over the cards seen his EV is his
+EV without them.
 
 The next card of the deck seen is the first card any draw takes and is dead for the
 dealer's hand; after the draw the player knows what the blind player knows. So each
