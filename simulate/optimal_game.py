@@ -94,6 +94,12 @@ def supports_exact_draws(variant) -> bool:
     return variant.has_draws and enumerable(variant)
 
 
+def sampled_optimum(variant) -> bool:
+    """Whether optimal play in the variant is known on sampled situations alone: its
+    draws reach further than this module enumerates."""
+    return variant.has_draws and not enumerable(variant)
+
+
 def enumerable(variant) -> bool:
     """Whether this module can weigh every deal under optimal play: draws, if any, of at
     most two cards; where a second combination is paid, whole multiples and no card
@@ -108,7 +114,7 @@ def enumerable(variant) -> bool:
 def default_exact_strategy(variant) -> str:
     """What ``studsim exact`` weighs by default: optimal play, with draws where they can
     be enumerated, else the best play without draws."""
-    if variant.has_draws and not supports_exact_draws(variant):
+    if sampled_optimum(variant):
         return NO_DRAWS
     return "optimal"
 

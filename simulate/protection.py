@@ -58,7 +58,12 @@ from .exact import first_options, needs_pair_tables, value_lists
 from .game_buy import shifted_progress
 from .game_sampled import foreseen_card_gain
 from .optimal import optimal_strategy
-from .optimal_game import DECISION_SOURCES, situation_tables, supports_exact_draws
+from .optimal_game import (
+    DECISION_SOURCES,
+    sampled_optimum,
+    situation_tables,
+    supports_exact_draws,
+)
 from .optimum import optimal_rtp
 from .simulation import DEFAULT_SEED, Z95, Z_999, _key, run
 from .strategy import Strategy
@@ -176,18 +181,13 @@ def methods(variant: Variant) -> dict[str, str]:
     """``METHODS`` of the tables ``protection_tables`` gives for ``variant``: where the
     dealer's game can be bought, that the others never buy it, and how his exchange
     card seen is measured."""
-    sampled = _sampled_play(variant)
+    sampled = sampled_optimum(variant)
     seeing = SAMPLED_PLAY_METHODS if sampled else METHODS
     if variant.buy_game is None:
         return seeing
     method = "sampled situations" if sampled else "paired"
     exchange = {method: EXCHANGE_METHODS[method]}
     return seeing | {"dealer's game": NEVER_BOUGHT} | exchange if covers(variant) else exchange
-
-
-def _sampled_play(variant: Variant) -> bool:
-    """Whether optimal play in ``variant`` is known on sampled situations alone."""
-    return variant.has_draws and not supports_exact_draws(variant)
 
 
 def covers(variant: Variant) -> bool:
@@ -307,14 +307,14 @@ def flashed_card_rtp(
 def _draw_samples(variant: Variant, default: int) -> int:
     """The situations sampled by default: ``default``, or where exchanges reach five
     cards ``DEFAULT_LONG_SAMPLES``."""
-    return DEFAULT_LONG_SAMPLES if _sampled_play(variant) else default
+    return DEFAULT_LONG_SAMPLES if sampled_optimum(variant) else default
 
 
 def _draws_row(variant: Variant, seen: tuple, samples: int, seed: int, progress):
     """The figures of a game with draws, the player seeing ``seen`` = (hole cards,
     other hands, next cards of the deck): the optimal RTP where nothing more is seen,
     else sampled."""
-    if _sampled_play(variant):
+    if sampled_optimum(variant):
         return _long_rows(variant, [seen], samples, seed, progress)[0]
     optimal = _optimal_rtp(variant)
     if optimal is None:
@@ -485,7 +485,7 @@ def exchange_card_rtp(
     variant = load_variant(variant)
     if variant.buy_game is None:
         raise ValueError(f"{variant.name}: the dealer's game cannot be bought")
-    if strategy is None and _sampled_play(variant):
+    if strategy is None and sampled_optimum(variant):
         return _sampled_exchange_rows(variant, rounds, progress)
     plan = optimal_strategy(variant) if strategy is None else load_strategy(strategy, variant)
     if plan.game_mode != GameMode.EXACT:
@@ -684,7 +684,7 @@ def protection_tables(
         if not covers(variant):
             return exchange
     _check(variant, 0, 0, "")
-    if _sampled_play(variant):
+    if sampled_optimum(variant):
         return _long_tables(variant, samples, seed, stage("cards seen"), folder) | exchange
     holes = [
         hole_card_rtp(

@@ -35,7 +35,7 @@ from .cluster import takes_client
 from .compare import compare
 from .evaluator import count_categories
 from .exact import exact_covers, exact_game
-from .optimal_game import optimal_result, supports_exact_draws
+from .optimal_game import optimal_result, sampled_optimum
 from .optimum import optimal_rtp
 from .protection import (
     COVERED,
@@ -323,7 +323,7 @@ def build_report(
         sections.append(_boxes_section(several))
     if protection:
         samples = PROTECTION_DRAW_SAMPLES if variant.has_draws else PROTECTION_SAMPLES
-        if variant.has_draws and not supports_exact_draws(variant):
+        if sampled_optimum(variant):
             samples = PROTECTION_LONG_SAMPLES  # every row from the same situations
         tables = protection_tables(
             variant, samples=samples, shared_samples=samples // 4, seed=seed,
