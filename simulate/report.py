@@ -218,7 +218,8 @@ def build_report(
     :func:`simulate.simulation.run` takes them), rounds of those boxes too. With
     ``target_se``, the rounds are played until the RTP's standard error is at most that
     (``rounds`` being the most allowed). With ``protection``, a section on what seeing
-    the dealer's hole cards or other players' hands is worth (``simulate.protection``)."""
+    the dealer's hole cards, other players' hands, the next card of the deck or the card
+    the dealer's exchange brings is worth (``simulate.protection``)."""
     if rounds < MIN_ROUNDS:
         raise ValueError(
             f"a report needs at least {MIN_ROUNDS:,} rounds (two blocks) for the intervals "

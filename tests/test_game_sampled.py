@@ -222,7 +222,8 @@ def test_the_command_weighs_the_exchange_card_where_the_game_is_sold(tmp_path):
     result = runner.invoke(main, [*args, "--out-dir", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "protection.json").read_text())
-    assert list(data)[-3:] == ["hole_cards", "shared_hands", "dealer_exchange"]
+    tables = ["hole_cards", "shared_hands", "next_card", "dealer_exchange"]
+    assert list(data)[-4:] == tables
     unseen, seen = data["dealer_exchange"]
     assert unseen["rtp"] == optimal_rtp(load_variant("six-card-125"))["with_game"]["rtp"]
     assert seen["gain"] > Z_999 * seen["gain_standard_error"] and seen["situations"] == 2000
