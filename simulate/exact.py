@@ -44,7 +44,7 @@ from .provenance import software
 from .strategy import Strategy, StrategyKind, load_rule_strategy
 from .variant import Variant, load_variant
 
-__all__ = ["ExactResult", "advise", "exact_covers", "exact_game", "first_options"]
+__all__ = ["ExactResult", "advise", "exact_covers", "exact_game", "first_options", "no_draw_plays"]
 
 DEALS = math.comb(52, 5) * 47 * math.comb(46, 4)
 NO_DRAWS = "optimal-no-draws"
@@ -350,6 +350,13 @@ def _weighed_deals(variant: Variant, rules: np.ndarray | None, cached: bool) -> 
         return weigh()
     strategy = "optimal" if rules is None else _rules_key(rules)
     return cached_arrays(f"exact-game-{variant.rules_hash[:16]}-{strategy}", weigh, GAME_SOURCES)
+
+
+def no_draw_plays(variant: Variant) -> np.ndarray:
+    """Whether the best play without draws bets, by class of five cards and upcard
+    (relabelled with it): betting is worth more than folding, every deal counted, the
+    dealer's game never bought (the cached weighing of ``exact_game``'s optimal play)."""
+    return _weighed_deals(variant, None, cached=True)["plays"]
 
 
 def _rules_key(rules: np.ndarray) -> str:

@@ -39,8 +39,8 @@ from ._io import read_npz
 from ._tables import cache_dir
 from .codes import Action, GameMode
 from .compare import paired_difference
-from .exact import first_options, needs_pair_tables, value_lists
-from .optimal import hand_class_maps, no_draw_plays, optimal_strategy
+from .exact import first_options, needs_pair_tables, no_draw_plays, value_lists
+from .optimal import hand_class_maps, optimal_strategy
 from .optimal_game import keep_arrays, kept_arrays
 from .optimal_sampled import SampledOptimum, best_options, saved_sampled_optimum
 from .simulation import DEFAULT_SEED, Z_999, run

@@ -26,9 +26,9 @@ from . import _situation as situation_kernels
 from ._decisions import best_options_jit
 from ._exact_play import ExactDecisions, no_after_buy, no_situation_tables
 from ._io import write_npz
-from ._tables import cache_dir, cached_arrays, source_hash
+from ._tables import cache_dir, source_hash
 from .codes import GameMode
-from .exact import NO_DRAWS, first_options, needs_pair_tables, value_lists, weigh_every_deal
+from .exact import NO_DRAWS, first_options, needs_pair_tables, no_draw_plays, value_lists
 from .optimal_game import (
     DECISION_SOURCES,
     optimal_after_buy,
@@ -39,7 +39,7 @@ from .optimal_game import (
 from .strategy import Strategy, StrategyKind
 from .variant import Variant, load_variant
 
-__all__ = ["OptimalPlay", "hand_class_maps", "no_draw_plays", "optimal_strategy"]
+__all__ = ["OptimalPlay", "hand_class_maps", "optimal_strategy"]
 
 OPTIMAL_VERSION = 3
 _CLASS_MAPS = None
@@ -59,17 +59,6 @@ def hand_class_maps() -> tuple[np.ndarray, ...]:
 
 def _cache_name(kind: str, variant: Variant) -> str:
     return f"optimal-{kind}-v{OPTIMAL_VERSION}-{variant.name}-{variant.rules_hash[:16]}"
-
-
-def no_draw_plays(variant: Variant) -> np.ndarray:
-    """Whether the best play without draws bets, by class of five cards and upcard
-    (relabelled with it): betting is worth more than folding, every deal counted, the
-    dealer's game never bought (cached)."""
-    return cached_arrays(
-        _cache_name("table", variant),
-        lambda: {"plays": weigh_every_deal(variant, None)[-1]},
-        DECISION_SOURCES,
-    )["plays"]
 
 
 class OptimalPlay:
