@@ -22,13 +22,12 @@ import pandas as pd
 import tomli_w
 
 from . import _derive as kernels
-from ._exact import canonical_hands_jit
 from ._io import write_atomic, write_json
 from ._tables import cached_arrays
 from .cards import RANKS
 from .codes import Category
 from .evaluator import best_five, evaluate, threshold_value
-from .exact import exact_game, value_lists
+from .exact import exact_game, hand_classes, value_lists
 from .provenance import __version__, software
 from .strategy import Strategy, hands_by_value
 from .strategy_chart import write_chart
@@ -83,7 +82,7 @@ def _bet_gains(variant: Variant) -> tuple[np.ndarray, float]:
 
 
 def _weighed_gains(variant: Variant) -> dict[str, np.ndarray]:
-    reps, weights = canonical_hands_jit()
+    reps, weights = hand_classes()
     per_upcard = np.zeros((len(reps), 52))
     kernels.bet_gains_jit(variant.arrays(), value_lists(), reps, weights.astype(float), per_upcard)
     values = evaluate(reps)

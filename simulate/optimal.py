@@ -28,7 +28,14 @@ from ._exact_play import ExactDecisions, no_after_buy, no_situation_tables
 from ._io import write_npz
 from ._tables import cache_dir, source_hash
 from .codes import GameMode
-from .exact import NO_DRAWS, first_options, needs_pair_tables, no_draw_plays, value_lists
+from .exact import (
+    NO_DRAWS,
+    first_options,
+    hand_classes,
+    needs_pair_tables,
+    no_draw_plays,
+    value_lists,
+)
 from .optimal_game import (
     DECISION_SOURCES,
     optimal_after_buy,
@@ -51,7 +58,7 @@ def hand_class_maps() -> tuple[np.ndarray, ...]:
     per process (about a second)."""
     global _CLASS_MAPS
     if _CLASS_MAPS is None:
-        reps, _ = kernels.canonical_hands_jit()
+        reps, _ = hand_classes()
         class_of, perm_of = kernels.hand_classes_jit(reps)
         _CLASS_MAPS = reps, class_of, perm_of, kernels.suit_permutations_jit()
     return _CLASS_MAPS

@@ -29,7 +29,6 @@ import numpy as np
 import pandas as pd
 
 from . import _situation as kernels
-from ._exact import canonical_hands_jit
 from ._exact_play import after_buy_rows_jit
 from ._io import read_keyed_npz, read_npz, write_npz
 from ._tables import cache_dir, source_hash
@@ -45,7 +44,7 @@ from .codes import (
     DrawSlot,
     Outcome,
 )
-from .exact import NO_DRAWS, ExactResult, first_options, value_lists
+from .exact import NO_DRAWS, ExactResult, first_options, hand_classes, value_lists
 
 __all__ = [
     "OptimalGame",
@@ -210,7 +209,7 @@ def exact_optimal_game(
             "(with a second combination: in whole multiples, no card replaced after a buy)"
         )
     seconds = 0.0  # of computing the ranges, over every run that made them
-    reps, weights = canonical_hands_jit()
+    reps, weights = hand_classes()
     reps, weights = reps[:classes], weights[:classes]
     key = _range_key(variant)
     starts = range(0, len(reps), RANGE_CLASSES)
@@ -266,7 +265,7 @@ def _timed_range(variant, unit: tuple[int, int]) -> dict:
         _INPUTS.clear()  # one variant's at a time
         inputs = _INPUTS[variant.rules_hash] = _Inputs(variant)
     began = time.perf_counter()
-    reps, weights = canonical_hands_jit()
+    reps, weights = hand_classes()
     start, stop = unit
     done = _compute_range(inputs, reps[start:stop], weights[start:stop])
     done["seconds"] = np.array(time.perf_counter() - began)
@@ -422,7 +421,7 @@ def after_buy_table(
     buy = np.flatnonzero(inputs.options[:, 0] == Action.BUY)
     keys = _buy_keys(choices, buy)
     rows = np.empty((len(keys), kernels.UNSEEN), dtype=np.uint8)
-    reps = canonical_hands_jit()[0]
+    reps = hand_classes()[0]
     for start in range(0, len(keys), AFTER_BUY_BLOCK):
         part = slice(start, start + AFTER_BUY_BLOCK)
         after_buy_rows_jit(

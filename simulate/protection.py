@@ -48,13 +48,12 @@ from . import _engine as engine
 from . import _protection as kernels
 from . import _protection_draws as draw_kernels
 from . import _protection_long as long_kernels
-from ._exact import canonical_hands_jit
 from ._io import read_keyed_npz, write_npz
 from ._tables import source_hash
 from .catalog import load_strategy
 from .codes import GameMode
 from .compare import paired_difference
-from .exact import first_options, needs_pair_tables, value_lists
+from .exact import first_options, hand_classes, needs_pair_tables, value_lists
 from .game_buy import shifted_progress
 from .game_sampled import foreseen_card_gain
 from .optimal import optimal_strategy
@@ -566,7 +565,7 @@ def _edges(variant: Variant, rtp: float, start: float) -> dict:
 
 
 def _enumerated(variant: Variant, hole: int, progress) -> float:
-    reps, weights = canonical_hands_jit()
+    reps, weights = hand_classes()
     v, lists, every = variant.arrays(), value_lists(), _every_value()
     sums = np.empty(len(reps))
     if hole == HOLE_CARDS:
