@@ -95,10 +95,11 @@ def test_play_seeing_the_cards_agrees_with_the_figures(figures, hole):
 
 def test_other_hands_seen_raise_the_rtp_hand_by_hand(figures):
     """Other players' hands are dead cards for the dealer's: with none seen the optimal
-    RTP; each hand seen adds (20,000 situations each, the same seed)."""
+    RTP; each hand seen adds (5,000 situations each, the same seed: the gains 13 and 24
+    standard errors above 0, 19 apart)."""
     exact, _ = figures
     assert shared_hands_rtp(CARIBBEAN, 0)["rtp"] == exact[0]["rtp"]
-    rows = [shared_hands_rtp(CARIBBEAN, hands, samples=20_000, seed=4) for hands in (1, 4)]
+    rows = [shared_hands_rtp(CARIBBEAN, hands, samples=5_000, seed=4) for hands in (1, 4)]
     gains = [row["gain_over_optimal"] for row in rows]
     assert 0 < gains[0] < gains[1] < 0.1
     for row in rows:

@@ -169,8 +169,9 @@ def test_seeing_the_next_card_equals_plain_enumeration():
 
 @pytest.fixture(scope="module")
 def figures():
-    """1 to 4 hole cards seen, 2,000 situations each (seed 3)."""
-    return {hole: hole_card_rtp(OASIS, hole, samples=2_000, seed=3) for hole in range(5)}
+    """1 to 4 hole cards seen, 1,000 situations each (seed 3): each rise 6 to 11 standard
+    errors."""
+    return {hole: hole_card_rtp(OASIS, hole, samples=1_000, seed=3) for hole in range(5)}
 
 
 def test_the_rtp_rises_with_each_card_seen(figures):
@@ -192,7 +193,7 @@ def test_the_blind_players_ev_is_the_same_with_the_cards_seen(figures):
 def test_play_seeing_the_cards_agrees_with_the_figures(figures):
     """Rounds dealt seeing the dealer's whole hand, decided seeing it (the exchange drawn
     from the deck), settled against it: within the 99.9% interval of the sampled figure."""
-    played = played_with_hole_cards(OASIS, 4, 10_000, seed=11)
+    played = played_with_hole_cards(OASIS, 4, 5_000, seed=11)
     se = math.hypot(played["standard_error"], figures[4]["standard_error"])
     assert abs(played["rtp"] - figures[4]["rtp"]) < Z_999 * se
 
@@ -208,7 +209,7 @@ def test_play_seeing_the_next_card_agrees_with_the_figure():
 
 def test_other_hands_seen_raise_the_rtp():
     assert shared_hands_rtp(OASIS, 0)["gain_over_optimal"] == 0
-    row = shared_hands_rtp(OASIS, 4, samples=1_500, seed=4)
+    row = shared_hands_rtp(OASIS, 4, samples=750, seed=4)  # the gain 12 SE above 0
     assert row["gain_over_optimal"] > Z_999 * row["standard_error"]
     assert abs(row["blind_difference"]["mean"]) < Z_999 * row["blind_difference"]["standard_error"]
 
@@ -302,21 +303,22 @@ def test_six_card_blind_choices_weighed_on_the_upcard_alone_are_the_engines():
 
 
 def test_six_card_figures_rise_with_each_card_and_rounds_played_agree():
-    """Six-Card, 1,000 situations per figure: the RTP rises with each hole card seen, the
-    blind player's EV is unchanged by them, and rounds played seeing the whole hand or
-    the next card agree with the sampled figures within their 99.9% intervals."""
-    rows = [hole_card_rtp(SIX_CARD, hole, samples=1_000, seed=3) for hole in range(5)]
+    """Six-Card, 600 situations per figure: the RTP rises with each hole card seen (by 5.6
+    to 8 standard errors), the blind player's EV is unchanged by them, and rounds played
+    seeing the whole hand (4,000) or the next card (8,000) agree with the sampled figures
+    within their 99.9% intervals."""
+    rows = [hole_card_rtp(SIX_CARD, hole, samples=600, seed=3) for hole in range(5)]
     assert rows[0]["gain_over_optimal"] == 0
     for low, high in itertools.pairwise(rows):
         se = math.hypot(low["standard_error"], high["standard_error"])
         assert high["rtp"] - low["rtp"] > Z_999 * se
-    flashed = flashed_card_rtp(SIX_CARD, 1, samples=1_000, seed=5)
+    flashed = flashed_card_rtp(SIX_CARD, 1, samples=600, seed=5)
     assert flashed["gain_over_optimal"] > Z_999 * flashed["standard_error"]
     for row in [*rows[1:], flashed]:
         check = row["blind_difference"]
         assert abs(check["mean"]) < Z_999 * check["standard_error"]
         assert row["dealer_game"].startswith("never bought")
-    for figure, hole, seen in [(rows[4], 4, 0), (flashed, 0, 1)]:
-        played = played_with_hole_cards(SIX_CARD, hole, 8_000, seed=7, flashed=seen)
+    for figure, hole, seen, rounds in [(rows[4], 4, 0, 4_000), (flashed, 0, 1, 8_000)]:
+        played = played_with_hole_cards(SIX_CARD, hole, rounds, seed=7, flashed=seen)
         se = math.hypot(played["standard_error"], figure["standard_error"])
         assert abs(played["rtp"] - figure["rtp"]) < Z_999 * se

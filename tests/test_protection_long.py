@@ -225,16 +225,16 @@ def test_seeing_nothing_weighs_the_blind_players_exact_ev():
 
 
 def test_a_run_resumed_from_its_saved_situations_gives_the_same_figures(tmp_path):
-    """Three situations weighed and kept, then extended to five: the figures of one run
-    of five, to the last digit; a file of other rules is not read."""
+    """Two situations weighed and kept, then extended to three: the figures of one run
+    of three, to the last digit; a file of other rules is not read."""
     seen, path = [(0, 0, 0), (4, 0, 0), (0, 0, 1)], tmp_path / "samples.npz"
-    once = protection._long_rows(SIX_CARD_125, seen, 5, 3, None)
-    protection._long_rows(SIX_CARD_125, seen, 3, 3, None, path)
-    assert len(np.load(path)["blind"]) == 3
-    resumed = protection._long_rows(SIX_CARD_125, seen, 5, 3, None, path)
-    assert resumed == once and len(np.load(path)["blind"]) == 5
-    shorter = protection._long_rows(SIX_CARD_125, seen, 4, 3, None, path)
-    assert shorter[1]["samples"] == 4 and len(np.load(path)["blind"]) == 5
+    once = protection._long_rows(SIX_CARD_125, seen, 3, 3, None)
+    protection._long_rows(SIX_CARD_125, seen, 2, 3, None, path)
+    assert len(np.load(path)["blind"]) == 2
+    resumed = protection._long_rows(SIX_CARD_125, seen, 3, 3, None, path)
+    assert resumed == once and len(np.load(path)["blind"]) == 3
+    shorter = protection._long_rows(SIX_CARD_125, seen, 2, 3, None, path)
+    assert shorter[1]["samples"] == 2 and len(np.load(path)["blind"]) == 3
     other = protection._long_rows(RUSSIAN, [(4, 0, 0)], 2, 3, None, path)
     assert other[0]["samples"] == 2 and len(np.load(path)["blind"]) == 2
 
