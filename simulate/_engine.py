@@ -279,8 +279,8 @@ def situation_keys_jit(key, start, stop, boxes, open_boxes, class_of, perm_of, p
 
 
 @njit(cache=True, inline="always")
-def _first_decision(v, strategy, exact, options, draw_fees, forced, hand, upcard, seen):
-    """(action, cards kept) on the five dealt cards (see ``play_box_jit``)."""
+def _first_decision(v, strategy, exact, options, draw_fees, forced, hand, value, upcard, seen):
+    """(action, cards kept) on the five dealt cards, of ``value`` (see ``play_box_jit``)."""
     if options is not None:
         if seen != cards_mask_jit(hand):  # other boxes' cards seen
             return best_option_seeing_jit(v, options, hand, upcard, seen, draw_fees, forced)
@@ -288,7 +288,7 @@ def _first_decision(v, strategy, exact, options, draw_fees, forced, hand, upcard
     if exact.plays.shape[0]:
         return (Action.PLAY if table_bet_jit(exact, hand, upcard) else Action.FOLD), 0
     if exact.first_actions.shape[0]:  # a rule strategy's decision by value and upcard
-        action = first_action_jit(exact.first_actions, hand, upcard)
+        action = first_action_jit(exact.first_actions, value, upcard)
         if action != UNDECIDED:
             return action, 0
     return decide(strategy, Point.FIRST, hand, upcard, seen)
@@ -304,8 +304,8 @@ def _play_or_fold(v, strategy, options, cards, upcard, seen):
 
 @njit(cache=True, inline="always")
 def play_box_jit(
-    v, strategy, exact, options, draw_fees, forced, state, used, seen, decisions, hand, upcard,
-    ante, money,
+    v, strategy, exact, options, draw_fees, forced, state, used, seen, decisions, hand, value,
+    upcard, ante, money,
 ):  # fmt: skip
     """Decide an open box and draw its cards: returns (cards in the final hand, fees, folded).
 
@@ -318,13 +318,13 @@ def play_box_jit(
     function: ``_strategy.decide``), as is every later one. ``draw_fees``: slots
     ``codes.Fee`` (NaN: not offered); ``forced``: exchanging i cards forces the BET;
     ``decisions`` counts the decisions taken; ``hand`` holds six cards, the dealt five
-    first. The bankroll rule: ``money[0]`` is what the player can still pay, in currency
-    (the box's ante is ``ante``); a buy or exchange after which he could not pay the
-    box's BET is refused (he plays or folds the cards he has), a BET he cannot pay is a
-    fold; what the box pays is taken off it.
+    first, whose value is ``value``. The bankroll rule: ``money[0]`` is what the player
+    can still pay, in currency (the box's ante is ``ante``); a buy or exchange after
+    which he could not pay the box's BET is refused (he plays or folds the cards he
+    has), a BET he cannot pay is a fold; what the box pays is taken off it.
     """
     action, kept = _first_decision(
-        v, strategy, exact, options, draw_fees, forced, hand[:5], upcard, seen[0]
+        v, strategy, exact, options, draw_fees, forced, hand[:5], value, upcard, seen[0]
     )
     bet = v.bet * ante
     if action == Action.BUY or action == Action.EXCHANGE:
@@ -474,17 +474,19 @@ def play_round_jit(
         hand = hands[box]
         box_f[box, BONUS_NET] = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
         own = cards_mask_jit(hand[:5])
+        dealt_value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
         known[box] = (shared | own) if share_seen else own
         if box < open_boxes:
             cards, fees, folded = play_box_jit(
                 v, strategy, exact, options, draw_fees, forced, state, used, known[box:],
-                decisions[box], hand, upcard, antes[box], money,
+                decisions[box], hand, dealt_value, upcard, antes[box], money,
             )  # fmt: skip
         else:
             cards, fees, folded = 5, 0.0, False
             decisions[box, Decision.BLIND_PLAY] += 1
         shared |= known[box]
-        value = hand_value_jit(hand[:cards])
+        unchanged = cards == 5 and cards_mask_jit(hand[:5]) == own  # no card drawn
+        value = dealt_value if unchanged else hand_value_jit(hand[:cards])
         box_i[box, CARDS], box_i[box, FOLDED], box_i[box, BOUGHT] = cards, folded, False
         box_i[box, VALUE] = value
         box_i[box, CATEGORY] = category_jit(value, v.ace_king)

@@ -72,7 +72,7 @@ def situation_game_gains_jit(
             seen[0] = five_mask
             cards, _, folded = play_box_jit(
                 v, strategy, exact, exact, draw_fees, forced, state, used, seen, decisions,
-                hand, upcard, 1.0, money,
+                hand, five_value, upcard, 1.0, money,
             )  # fmt: skip
             if folded:
                 continue

@@ -383,10 +383,9 @@ def first_actions_jit(rules, hands):
 
 
 @njit(cache=True, inline="always")
-def first_action_jit(first_actions, cards, upcard):
-    """The first decision's action on five ``cards`` from ``first_actions_jit``'s table,
-    or ``UNDECIDED``."""
-    value = value5_jit(cards[0], cards[1], cards[2], cards[3], cards[4])
+def first_action_jit(first_actions, value, upcard):
+    """The first decision's action on five cards of ``value`` from ``first_actions_jit``'s
+    table, or ``UNDECIDED``."""
     return first_actions[value, upcard >> 2]
 
 

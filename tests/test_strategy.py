@@ -3,6 +3,7 @@ import pytest
 from numba import njit
 
 from simulate import _strategy as k
+from simulate._evaluator import hand_value_jit
 from simulate.cards import parse_cards
 from simulate.catalog import load_strategy, strategy_names
 from simulate.codes import Action, Point
@@ -297,7 +298,7 @@ def _both_decisions(rules, first_actions, hands, upcards, seen, out):
     """Per deal: the rules' (action, kept), then the table's action (or UNDECIDED)."""
     for i in range(hands.shape[0]):
         out[i, 0], out[i, 1] = k.decide_jit(rules, Point.FIRST, hands[i], upcards[i], seen[i])
-        out[i, 2] = k.first_action_jit(first_actions, hands[i], upcards[i])
+        out[i, 2] = k.first_action_jit(first_actions, hand_value_jit(hands[i]), upcards[i])
 
 
 def test_the_first_action_table_decides_as_the_rules():
