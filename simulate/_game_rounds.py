@@ -76,9 +76,10 @@ def situation_game_gains_jit(
             )  # fmt: skip
             if folded:
                 continue
-            final = hand[:cards]
-            value = hand_value_jit(final)
-            multiple = bet_multiple_jit(v, final, value)
+            value, multiple = five_value, five_multiple
+            if seen[0] != five_mask:  # cards drawn
+                value = hand_value_jit(hand[:cards])
+                multiple = bet_multiple_jit(v, hand[:cards], value)
             dead = seen[0] | dealer_mask
             gain, seeing = game_gains_jit(v, value, multiple, dealer, discard, dead)
             if gain > 0:
