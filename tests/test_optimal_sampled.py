@@ -81,9 +81,12 @@ def test_situations_are_drawn_as_often_as_they_are_dealt():
 
 
 CLASSES = 100
-SPLIT1 = "sampled1"
-"""The folder of the runs with one-card exchanges enumerated: they share its short game,
-enumerated once."""
+
+
+def runs(folder: Path, short_draws: int) -> Path:
+    """The folder of the runs enumerating exchanges of up to ``short_draws`` cards: they
+    share its short game, enumerated once."""
+    return folder / f"sampled{short_draws}"
 
 
 @pytest.mark.parametrize(("short_draws", "thin"), [(1, 1), (0, 4)])
@@ -95,7 +98,7 @@ def test_the_sampled_interval_covers_the_enumerated_rtp(
     zero proxy gain weighed."""
     variant, folder = cheap_exchanges
     exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
-    sampled = sampled_optimum(variant, folder / f"sampled{short_draws}", 300, seed=2,
+    sampled = sampled_optimum(variant, runs(folder, short_draws), 300, seed=2,
                               short_draws=short_draws, classes=CLASSES, thin=thin)  # fmt: skip
     figures = sampled.summary()
     assert figures["rtp_lower_bound"] <= exact
@@ -151,9 +154,9 @@ def no_proxy(variant, short_draws, hands, upcards, **options) -> ProxyGains:
 def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, monkeypatch):
     variant, folder = cheap_exchanges
     monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
-    first = sampled_optimum(variant, folder / SPLIT1, 30, seed=5, short_draws=1,
+    first = sampled_optimum(variant, runs(folder, 1), 30, seed=5, short_draws=1,
                             classes=CLASSES)  # fmt: skip
-    assert (folder / SPLIT1 / "optimal-samples-draws1-seed5.npz").exists()
+    assert (runs(folder, 1) / "optimal-samples-draws1-seed5.npz").exists()
     import simulate.optimal_sampled as module
 
     weighed = []
@@ -164,11 +167,11 @@ def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, monkeyp
         return original(*args, **kwargs)
 
     monkeypatch.setattr(module, "situation_gains", counting)
-    longer = sampled_optimum(variant, folder / SPLIT1, 110, seed=5, short_draws=1,
+    longer = sampled_optimum(variant, runs(folder, 1), 110, seed=5, short_draws=1,
                              classes=CLASSES)  # fmt: skip
     assert len(weighed) == 4  # the blocks after the first 40 samples
     assert np.array_equal(longer.gains[:30], first.gains)
-    other = sampled_optimum(variant, folder / SPLIT1, 20, seed=6, short_draws=1,
+    other = sampled_optimum(variant, runs(folder, 1), 20, seed=6, short_draws=1,
                             classes=CLASSES)  # fmt: skip
     assert not np.array_equal(other.classes, longer.classes[:20])
 
@@ -185,8 +188,8 @@ def test_thinned_samples_are_the_drawn_ones_kept_and_a_longer_run_extends_them(
     variant, folder = cheap_exchanges
     monkeypatch.setattr(optimal_sampled, "proxy_gains", odd_proxy)
     options = {"seed": 5, "short_draws": 1, "classes": CLASSES, "thin": 3}
-    first = sampled_optimum(variant, folder / SPLIT1, 40, **options)
-    assert (folder / SPLIT1 / "optimal-samples-draws1-thin3-seed5.npz").exists()
+    first = sampled_optimum(variant, runs(folder, 1), 40, **options)
+    assert (runs(folder, 1) / "optimal-samples-draws1-thin3-seed5.npz").exists()
     drawn = [sample_situations(5, block, CLASSES) for block in range(2 * 3)]
     classes, upcards = (np.concatenate(part) for part in zip(*drawn, strict=True))
     kept = thinned(odd_proxy(None, 1, None, upcards).samples, 3)[:40]
@@ -194,7 +197,7 @@ def test_thinned_samples_are_the_drawn_ones_kept_and_a_longer_run_extends_them(
     assert np.array_equal(first.upcards, upcards[kept])
     assert np.array_equal(first.proxy.samples > 0, first.upcards % 2)
     assert 0.6 < np.mean(first.upcards % 2) < 0.9  # three quarters odd: one in 3 of even
-    longer = sampled_optimum(variant, folder / SPLIT1, 60, **options)
+    longer = sampled_optimum(variant, runs(folder, 1), 60, **options)
     assert np.array_equal(longer.classes[:40], first.classes)
     assert np.array_equal(longer.long_evs[:40], first.long_evs)
     figures = longer.summary()
@@ -206,7 +209,7 @@ def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monke
     variant, folder = cheap_exchanges
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
-    result = sampled_optimum(variant, folder / SPLIT1, 100, seed=5, short_draws=1,
+    result = sampled_optimum(variant, runs(folder, 1), 100, seed=5, short_draws=1,
                              classes=CLASSES)  # fmt: skip
     long_variant = load_variant(folder / "cheap.toml")
     save_sampled_optimum(result, tmp_path / "copy.npz")
