@@ -17,10 +17,13 @@ from .codes import Action, Category, Point
 
 # draws (bits of the DRAWS column: any of them)
 FOUR_FLUSH, FOUR_STRAIGHT, OPEN_STRAIGHT, INSIDE_STRAIGHT, FOUR_STRAIGHT_FLUSH = 1, 2, 4, 8, 16
+THREE_FLUSH, SUITED_HIGH = 32, 64
 # cards to keep
 KEEP_NONE, KEEP_MADE, KEEP_PAIR, KEEP_TWO_PAIR, KEEP_TRIPS = 0, 1, 2, 3, 4
 KEEP_FOUR_FLUSH, KEEP_FOUR_STRAIGHT, KEEP_FOUR_STRAIGHT_FLUSH, KEEP_ACE_KING = 5, 6, 7, 8
 KEEP_HIGHEST, KEEP_BEST_FIVE, KEEP_OPEN_STRAIGHT = 9, 10, 11
+KEEP_THREE_FLUSH, KEEP_SUITED_HIGH = 12, 13
+_HIGH_RANKS = 0b1111100000000  # ten to ace
 # columns of a rule
 (
     POINT,
@@ -122,6 +125,11 @@ def draws_jit(cards):
                 bits |= OPEN_STRAIGHT
         if bits & FOUR_STRAIGHT and not bits & OPEN_STRAIGHT:
             bits |= INSIDE_STRAIGHT
+    if category < Category.STRAIGHT:
+        if suits.max() == 3:
+            bits |= THREE_FLUSH
+        if _suited_high(cards) >= 0:
+            bits |= SUITED_HIGH
     if category < Category.STRAIGHT_FLUSH:
         for suit in range(4):
             if suits[suit] >= 4:
@@ -130,6 +138,23 @@ def draws_jit(cards):
                     if held[low] >= 4:
                         bits |= FOUR_STRAIGHT_FLUSH
     return bits
+
+
+@njit(cache=True)
+def _suited_high(cards):
+    """Positions of the two highest cards of ten or higher of one suit (of the suit
+    whose two are highest), else -1."""
+    best, best_ranks = -1, -1
+    for suit in range(4):
+        mask = _highest(cards, 2, ~_keep_suited(cards, suit, _HIGH_RANKS))
+        if _popcount(mask) == 2:
+            ranks = 0
+            for i in range(cards.shape[0]):
+                if (mask >> i) & 1:
+                    ranks |= 1 << (cards[i] >> 2)
+            if ranks > best_ranks:
+                best, best_ranks = mask, ranks
+    return best
 
 
 @njit(cache=True)
@@ -250,6 +275,13 @@ def keep_mask_jit(cards, keep, keep_count):
             if suits[suit] == 4:
                 return _keep_suited(cards, suit, _ALL_RANKS)
         return -1
+    if keep == KEEP_THREE_FLUSH:  # three cards of a suit (its highest three)
+        for suit in range(4):
+            if suits[suit] >= 3:
+                return _highest(cards, 3, ~_keep_suited(cards, suit, _ALL_RANKS))
+        return -1
+    if keep == KEEP_SUITED_HIGH:
+        return _suited_high(cards)
     if keep == KEEP_FOUR_STRAIGHT:
         held = _straight_windows(_rank_mask(cards))
         for low in range(9, -1, -1):

@@ -60,6 +60,8 @@ DRAWS = {
     "open-straight": k.OPEN_STRAIGHT,
     "inside-straight": k.INSIDE_STRAIGHT,
     "four-straight-flush": k.FOUR_STRAIGHT_FLUSH,
+    "three-flush": k.THREE_FLUSH,
+    "suited-high": k.SUITED_HIGH,
 }
 KEEPS = {
     "none": (k.KEEP_NONE, 0),
@@ -73,6 +75,8 @@ KEEPS = {
     "four-straight-flush": (k.KEEP_FOUR_STRAIGHT_FLUSH, 4),
     "ace-king": (k.KEEP_ACE_KING, 2),
     "best-five": (k.KEEP_BEST_FIVE, 5),
+    "three-flush": (k.KEEP_THREE_FLUSH, 3),
+    "suited-high": (k.KEEP_SUITED_HIGH, 2),
 }
 GAME_MODES = tuple(mode.key for mode in GameMode)
 CONDITIONS = (

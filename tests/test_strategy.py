@@ -44,6 +44,10 @@ def test_every_variant_ships_basic_and_reference_strategies():
             "5h 6h 8h 9h Kc",
             {"four-flush", "four-straight", "inside-straight", "four-straight-flush"},
         ),
+        ("2h 7h 9d Kh 3c", {"three-flush"}),
+        ("Th Jh 5d Kd 3c", {"suited-high"}),  # two hearts of ten or higher
+        ("Th Jh Qh 5d 3c", {"three-flush", "suited-high"}),
+        ("9h Jh 2d Kd 3c", set()),  # no suit holds two cards of ten or higher
         ("2h 7h 9h Kh 3h", set()),  # a made flush is no draw
         ("5c 6d 7h 8s 9c", set()),  # a made straight is no draw
         ("2c 7d 9h Kh 3s", set()),
@@ -57,6 +61,8 @@ def test_draws(hand, draws):
         "open-straight": k.OPEN_STRAIGHT,
         "inside-straight": k.INSIDE_STRAIGHT,
         "four-straight-flush": k.FOUR_STRAIGHT_FLUSH,
+        "three-flush": k.THREE_FLUSH,
+        "suited-high": k.SUITED_HIGH,
     }
     assert {name for name, bit in names.items() if bits & bit} == draws
 
@@ -80,6 +86,11 @@ def test_draws(hand, draws):
         ("9c 9d Kh 4s 2c", k.KEEP_MADE, 0, "9c 9d"),
         ("9c 9d 9h 4s 4c", k.KEEP_MADE, 0, "9c 9d 9h 4s 4c"),
         ("Qc Qd Qh Qs 8c 8d", k.KEEP_BEST_FIVE, 0, "Qc Qd Qh Qs 8d"),
+        ("2h 7h 9d Kh 3c", k.KEEP_THREE_FLUSH, 0, "2h 7h Kh"),
+        ("2h 7h 9h Kh 3c", k.KEEP_THREE_FLUSH, 0, "7h 9h Kh"),  # the suit's highest three
+        ("Qc Jh Th 6c 2c", k.KEEP_SUITED_HIGH, 0, "Jh Th"),  # Qc's suit: no second of T+
+        ("Ah Kh Qh 5d 2c", k.KEEP_SUITED_HIGH, 0, "Ah Kh"),
+        ("Ad Kh Qh Jd 2c", k.KEEP_SUITED_HIGH, 0, "Ad Jd"),  # A-J above K-Q
     ],
 )
 def test_keep_patterns(hand, keep, count, kept):
@@ -92,6 +103,8 @@ def test_keep_patterns(hand, keep, count, kept):
 def test_missing_pattern_is_minus_one():
     assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_PAIR, 0) == -1
     assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_FOUR_FLUSH, 0) == -1
+    assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_THREE_FLUSH, 0) == -1
+    assert k.keep_mask_jit(cards("Tc 7d 9h Kh 3s"), k.KEEP_SUITED_HIGH, 0) == -1
 
 
 def test_first_matching_rule_decides(tmp_path):
