@@ -34,12 +34,12 @@ from .catalog import load_strategy
 from .codes import Action, Fee, GameMode, Point
 from .compare import compare, paired_difference
 from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
+from .derive_situations import Situations, sampled_situations, weighed_situations
 from .evaluator import evaluate
 from .exact import NO_DRAWS, exact_game, first_options, value_lists
 from .optimal_game import situation_tables, supports_exact_draws
 from .optimal_sampled import SHORT_DRAWS
 from .optimum import optimal_rtp
-from .proxy import THROWN, option_arrays, rank_tables
 from .strategy import DRAWS, KEEPS, Strategy, StrategyError, _always_applies, hands_by_value
 from .strategy_text import rule_words
 from .variant import Variant, load_variant
@@ -65,7 +65,9 @@ METHOD = (
     "Each rung adds the rule (put first, or last before the default) that gains the most "
     "over situations dealt at random, every option of each weighed exactly{proxy} (decisions "
     "after the draw exact), on the dealt cards or, where a sixth card is sold, after the buy "
-    "(on every card bought); a rung's RTP is the optimal RTP less its mean cost over "
+    "(on every card bought), then each of the rung's rules at that decision is replaced by "
+    "the best rule found with the others in place wherever that loses less (two sweeps at "
+    "most); a rung's RTP is the optimal RTP less its mean cost over "
     "those situations. After an exchange or a replacement the strategies fold or bet by "
     "the fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped "
     "strategies are played against {check} on the same deals."
@@ -80,69 +82,6 @@ DEFAULT_SAMPLES = 10_000
 _DRAW_KEEPS = ("four-flush", "four-straight", "open-straight", "four-straight-flush")
 _MADE_KEEPS = ("pair", "two-pair", "trips", "ace-king")
 _NOT_OFFERED = Action.DECLINE  # the fallback of a one-rule strategy: its rule did not apply
-
-
-@dataclass(frozen=True)
-class Situations:
-    """Situations dealt at random: five increasing cards, the upcard, every first
-    option's exact EV (``first_options`` order)."""
-
-    hands: np.ndarray
-    upcards: np.ndarray
-    evs: np.ndarray
-    seed: int
-
-
-def sampled_situations(
-    variant: Variant, samples: int, seed: int, progress: Callable[[int, int], None] | None = None
-) -> Situations:
-    """``samples`` situations dealt by ``seed``, weighed by ``weighed_situations``."""
-    rng = np.random.default_rng(seed)
-    deals = np.argsort(rng.random((samples, 52)), axis=1)[:, :6]
-    hands = np.sort(deals[:, :5], axis=1).astype(np.int64)
-    return weighed_situations(variant, hands, deals[:, 5].astype(np.int64), seed, progress)
-
-
-def weighed_situations(
-    variant: Variant,
-    hands: np.ndarray,
-    upcards: np.ndarray,
-    seed: int,
-    progress: Callable[[int, int], None] | None = None,
-) -> Situations:
-    """The situations (five increasing cards, upcard), each option weighed exactly, but
-    where the game exchanges more than ``SHORT_DRAWS`` cards: those exchanges are weighed
-    by the proxy (``proxy``: every final hand's value, the discards' removal to first
-    order), one upcard rank at a time (``progress``: called with the ranks done and 13)."""
-    options = first_options(variant)[0]
-    long = _long_exchanges(options)
-    fees, forced = variant.draw_arrays()
-    lists = value_lists()
-    evs = np.empty((len(hands), len(options)))
-    short_evs = np.empty((len(hands), int((~long).sum())))
-    kernels.option_evs_jit(
-        variant.arrays(), situation_tables(lists, variant.arrays()), lists, hands, upcards,
-        options[~long], fees, forced, short_evs,
-    )  # fmt: skip
-    evs[:, ~long] = short_evs
-    if long.any():
-        long_evs = np.full((len(hands), int(long.sum())), np.nan)
-        arrays = option_arrays(variant, SHORT_DRAWS)
-        for rank in range(13):
-            if np.any(upcards >> 2 == rank):
-                kernels.proxy_exchange_evs_jit(
-                    rank_tables(variant, rank, SHORT_DRAWS), hands, upcards, rank, arrays,
-                    options[long, 1], long_evs,
-                )  # fmt: skip
-            if progress:
-                progress(rank + 1, 13)
-        evs[:, long] = long_evs
-    return Situations(hands, upcards, evs, seed)
-
-
-def _long_exchanges(options: np.ndarray) -> np.ndarray:
-    """Which first options (rows of kind, cards kept) throw more than ``SHORT_DRAWS``."""
-    return (options[:, 0] == Action.EXCHANGE) & (THROWN[options[:, 1]] > SHORT_DRAWS)
 
 
 AFTER_BUY_OPTIONS = np.array(
@@ -277,15 +216,32 @@ def _chosen_options(variant: Variant, rule: dict, choices: Choices) -> np.ndarra
 
 
 @dataclass(frozen=True)
+class Found:
+    """A rule found at one decision point: its conditions, action and draw condition
+    ('' for none)."""
+
+    rule: Rule
+    action: dict
+    draw: str
+
+    def data(self) -> dict:
+        """The rule as a strategy file writes it."""
+        data = self.rule.data()
+        data.pop("action")
+        return self.action | data | ({"draw": self.draw} if self.draw else {})
+
+
+@dataclass(frozen=True)
 class Grown:
-    """The rules found at one decision point, each rung's cost against the best option."""
+    """The rules found at one decision point, rung by rung, each rung's cost against the
+    best option."""
 
     default: str
-    rules: list[tuple[Rule, dict, str]]
-    """(conditions, action, draw condition or ''), in the order found."""
-    order: list[int]
-    """The rules' indexes in the order a strategy reads them."""
-    put_first: list[bool]
+    rungs: list[list[Found]]
+    """Per rung, its rules in the order a strategy reads them (the default aside)."""
+    added: list[tuple[Found, bool, int]]
+    """Per rung after the first: the rule it added, whether put first, and how many of
+    its rules the refit then replaced."""
     losses: np.ndarray
     """Per rung and sampled situation, what the rung's choices lose to the best."""
 
@@ -294,80 +250,131 @@ class Grown:
         """Each rung's mean cost over the situations and its standard error."""
         return [_cost(lost) for lost in self.losses]
 
-    def data(self, index: int) -> dict:
-        """Rule ``index`` as a strategy file writes it."""
-        rule, action, draw = self.rules[index]
-        data = rule.data()
-        data.pop("action")
-        return action | data | ({"draw": draw} if draw else {})
-
     def rung_rules(self, rules: int) -> list[dict]:
         """The rung with ``rules`` rules (the default included), in the order read."""
-        return [*(self.data(i) for i in self.order if i < rules - 1), {"action": self.default}]
+        return [*(found.data() for found in self.rungs[rules - 1]), {"action": self.default}]
 
 
-def grow_rules(variant: Variant, choices: Choices, max_rules: int) -> Grown:
-    """Grow rules at one decision point, one at a time, each the rule that gains most
-    over ``choices`` (put first, or last before the default). On six cards (after a buy)
-    rules read the hand's value, the upcard's rank and the draws, not the player's ranks
-    (the groups by value would not tell them)."""
-    evs, weights = choices.evs, choices.weights
-    values = evaluate(choices.hands)
-    up_ranks = choices.upcards >> 2
-    draws = kernels.draw_bits_jit(choices.hands)
-    actions = _candidate_actions(variant, choices.point)
-    chosen = [_chosen_options(variant, action, choices) for action in actions]
-    _, masks, nth_ranks = hands_by_value()
-    every_value = len(masks)
-    present, rows_of = np.unique(values, return_inverse=True)  # the values dealt
-    masks, nth_ranks = masks[present], np.ascontiguousarray(nth_ranks[present])
-    ranks_read = choices.hands.shape[1] == 5  # on six cards the groups cannot tell them
-    no_holds = np.zeros(1, dtype=np.int64)
-    default = 0 if weights @ evs[:, 0] >= weights @ evs[:, 1] else 1  # fold, play
-    current = evs[:, default].copy()
-    claimed = np.zeros(len(evs), dtype=bool)
-    rows = np.arange(len(evs))
-    draw_names = ["", *DRAWS]
-    rules, order, put_first = [], [], []
-    losses = [choices.losses(current)]
-    while len(rules) < max_rules - 1:
-        found = None
-        for a in range(len(actions)):
-            applies = chosen[a] >= 0
-            ev = np.where(applies, evs[rows, np.maximum(chosen[a], 0)], 0.0)
+class _RuleSearch:
+    """The candidate rules of one decision point over ``choices``, and what a list of
+    them chooses. On six cards (after a buy) rules read the hand's value, the upcard's
+    rank and the draws, not the player's ranks (the groups by value would not tell
+    them)."""
+
+    def __init__(self, variant: Variant, choices: Choices):
+        self.choices, self.evs, self.weights = choices, choices.evs, choices.weights
+        self.values = evaluate(choices.hands)
+        self.up_ranks = choices.upcards >> 2
+        self.draws = kernels.draw_bits_jit(choices.hands)
+        self.actions = _candidate_actions(variant, choices.point)
+        self.chosen = [_chosen_options(variant, action, choices) for action in self.actions]
+        _, masks, nth_ranks = hands_by_value()
+        self.every_value = len(masks)
+        self.present, self.rows_of = np.unique(self.values, return_inverse=True)
+        self.masks = masks[self.present]
+        self.nth_ranks = np.ascontiguousarray(nth_ranks[self.present])
+        self.ranks_read = choices.hands.shape[1] == 5
+        evs, weights = self.evs, self.weights
+        self.default = 0 if weights @ evs[:, 0] >= weights @ evs[:, 1] else 1  # fold, play
+        self.rows = np.arange(len(evs))
+        self.draw_names = ["", *DRAWS]
+        self.held = [np.ones(len(evs), dtype=bool)] + [
+            self.draws & bit > 0 for bit in DRAWS.values()
+        ]
+
+    def applies(self, found: Found, action: int) -> np.ndarray:
+        covered = found.rule.covers()[self.values, self.up_ranks]
+        if found.draw:
+            covered &= self.draws & DRAWS[found.draw] > 0
+        return covered & (self.chosen[action] >= 0)
+
+    def state(self, reading: list[tuple[Found, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Per row, the EV the rules (read in order, the default last) choose, and whether
+        a rule applied."""
+        current = self.evs[:, self.default].copy()
+        claimed = np.zeros(len(current), dtype=bool)
+        for found, action in reading:
+            applies = self.applies(found, action)
+            new = applies & ~claimed
+            current[new] = self.evs[self.rows[new], self.chosen[action][new]]
+            claimed |= applies
+        return current, claimed
+
+    def lost(self, reading: list[tuple[Found, int]]) -> float:
+        return float(self.weights @ (self.choices.best - self.state(reading)[0]))
+
+    def best(self, current: np.ndarray, claimed: np.ndarray) -> tuple[Found, int, bool] | None:
+        """The rule that gains most put first or last (before the default), with its
+        action's index and whether first; None where none gains. A candidate whose gains
+        summed over every row it could change cannot beat the best found is skipped."""
+        evs, weights, rows = self.evs, self.weights, self.rows
+        found, no_holds = None, np.zeros(1, dtype=np.int64)
+        for a in range(len(self.actions)):
+            applies = self.chosen[a] >= 0
+            ev = np.where(applies, evs[rows, np.maximum(self.chosen[a], 0)], 0.0)
             for top in (True, False):
-                if not top and a == default:
+                if not top and a == self.default:
                     continue
                 change = np.where(applies & (top | ~claimed), weights * (ev - current), 0.0)
-                for d, draw in enumerate(draw_names):
-                    held = np.ones(len(evs), dtype=bool) if not draw else draws & DRAWS[draw] > 0
-                    grid = np.zeros((len(present), 13))
-                    np.add.at(grid, (rows_of[held], up_ranks[held]), change[held])
+                gains = np.maximum(change, 0.0)
+                for d, held in enumerate(self.held):
+                    if found is not None and gains[held].sum() <= found[0]:
+                        continue
+                    grid = np.zeros((len(self.present), 13))
+                    np.add.at(grid, (self.rows_of[held], self.up_ranks[held]), change[held])
                     gain, *where = kernels.best_rule_jit(
-                        grid, masks, nth_ranks, no_holds, ranks_read
+                        grid, self.masks, self.nth_ranks, no_holds, self.ranks_read
                     )
                     if found is None or gain > found[0]:
                         found = (gain, a, top, d, where, np.where(held, change, 0.0))
         gain, a, top, d, where, counted = found
         if gain <= 1e-12:
-            break
+            return None
         first, last, low, high, match, nth, _ = where
-        grid = np.zeros((every_value, 13))  # by value, as rules read them
-        np.add.at(grid, (values, up_ranks), counted)
-        rule = Rule("", present[first], present[last], low, high, match, nth, HOLDS_ANY[0])
-        rule = _simplest(rule, grid, gain)
-        covered = rule.covers()[values, up_ranks]
-        if draw_names[d]:
-            covered &= draws & DRAWS[draw_names[d]] > 0
-        applies = covered & (chosen[a] >= 0)
-        switched = applies & (top | ~claimed)
-        current[switched] = evs[rows[switched], chosen[a][switched]]
-        claimed |= applies
-        order = [len(rules), *order] if top else [*order, len(rules)]
-        put_first.append(top)
-        rules.append((rule, actions[a], draw_names[d]))
-        losses.append(choices.losses(current))
-    return Grown(["fold", "play"][default], rules, order, put_first, np.array(losses))
+        grid = np.zeros((self.every_value, 13))  # by value, as rules read them
+        np.add.at(grid, (self.values, self.up_ranks), counted)
+        rule = Rule(
+            "", self.present[first], self.present[last], low, high, match, nth, HOLDS_ANY[0]
+        )
+        return Found(_simplest(rule, grid, gain), self.actions[a], self.draw_names[d]), a, top
+
+
+def _placed(reading: list, item, top: bool) -> list:
+    return [item, *reading] if top else [*reading, item]
+
+
+def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int = 2) -> Grown:
+    """Grow rules at one decision point, one at a time, each the rule that gains most
+    over ``choices`` (put first, or last before the default); after each, up to
+    ``refits`` sweeps over the rung's rules replace a rule by the best one found with the
+    others in place, wherever that loses less."""
+    search = _RuleSearch(variant, choices)
+    reading: list[tuple[Found, int]] = []
+    rungs, added = [[]], []
+    losses = [choices.losses(search.state(reading)[0])]
+    while len(reading) < max_rules - 1:
+        best = search.best(*search.state(reading))
+        if best is None:
+            break
+        found, action, top = best
+        reading = _placed(reading, (found, action), top)
+        replaced = 0
+        for _ in range(refits):
+            swept = replaced
+            for rule in list(reading):
+                others = [item for item in reading if item is not rule]
+                better = search.best(*search.state(others))
+                if better is None:
+                    continue
+                candidate = _placed(others, better[:2], better[2])
+                if search.lost(candidate) < search.lost(reading) - 1e-12:
+                    reading, replaced = candidate, replaced + 1
+            if replaced == swept:
+                break
+        rungs.append([found for found, _ in reading])
+        added.append((found, top, replaced))
+        losses.append(choices.losses(search.state(reading)[0]))
+    return Grown(["fold", "play"][search.default], rungs, added, np.array(losses))
 
 
 @dataclass
@@ -420,7 +427,8 @@ class DrawLadder:
     @property
     def table(self) -> pd.DataFrame:
         """One row per rung: its rules in all, RTP, cost and its SE, the decision the
-        added rule is for, where it was put and the rule."""
+        added rule is for, where it was put, how many of that decision's rules the refit
+        then replaced, and the rule."""
         rows = []
         for n, ((first, after_buy), (cost, se)) in enumerate(
             zip(self.rungs, self.costs, strict=True)
@@ -428,8 +436,10 @@ class DrawLadder:
             grown, added = self.first, first
             if n and first == self.rungs[n - 1][0]:
                 grown, added = self.after_buy, after_buy
-            rule = {"action": grown.default} if added == 1 else grown.data(added - 2)
-            put = "" if added == 1 else ("first" if grown.put_first[added - 2] else "last")
+            rule, put, replaced = {"action": grown.default}, "", 0
+            if added > 1:
+                found, top, replaced = grown.added[added - 2]
+                rule, put = found.data(), "first" if top else "last"
             rows.append(
                 {
                     "rules": self._rule_count(n + 1),
@@ -438,6 +448,7 @@ class DrawLadder:
                     "cost_se": se,
                     "decision": "first" if grown is self.first else "after a buy",
                     "put": put,
+                    "replaced": replaced,
                     "added": rule_words(rule),
                 }
             )

@@ -210,6 +210,36 @@ def test_each_rule_of_a_draw_ladder_lowers_its_cost_as_its_rules_decide(oasis):
     assert strategy.data["after_draw"] == oasis_ladder.after_draw
 
 
+def test_a_refit_rung_loses_no_more_than_the_rules_it_grew_from(oasis):
+    """Each rung is the rung before it with the rule found added (first or last); the
+    refit then replaces rules only where that loses less, so the rung loses no more
+    than those rules, and strictly less where it replaced one."""
+    from simulate._derive import chosen_options_jit
+    from simulate.exact import first_options
+
+    ladder, situations = oasis
+    options, best = first_options(ladder.variant)[0], situations.evs.max(axis=1)
+
+    def lost(rules: list[dict]) -> float:
+        data = {"name": "t", "variant": "oasis", "first": rules}
+        if any(rule["action"] == "exchange" for rule in rules):
+            data["after_draw"] = ladder.after_draw
+        compiled = Strategy.from_dict(data, ladder.variant).rules
+        chosen = chosen_options_jit(compiled, Point.FIRST, situations.hands,
+                                    situations.upcards, options, Action.DECLINE)  # fmt: skip
+        return float((best - situations.evs[np.arange(len(best)), chosen]).mean())
+
+    first, default = ladder.first, [{"action": ladder.first.default}]
+    for rung, (found, top, replaced) in enumerate(first.added, start=2):
+        before = first.rung_rules(rung - 1)[:-1]
+        grown = [found.data(), *before] if top else [*before, found.data()]
+        assert lost(first.rung_rules(rung)) == pytest.approx(first.costs[rung - 1][0], abs=1e-12)
+        if replaced:
+            assert lost(first.rung_rules(rung)) < lost(grown + default) - 1e-12
+        else:
+            assert first.rung_rules(rung) == grown + default
+
+
 @pytest.mark.parametrize(
     ("hand", "kept"),
     [
@@ -335,13 +365,8 @@ def test_a_long_exchange_game_is_derived_from_exact_and_proxy_evs_and_checked(no
     paired difference, on the deals a plain run plays."""
     from simulate.cards import format_cards
     from simulate.derive import named_strategies
-    from simulate.derive_draws import (
-        _long_exchanges,
-        _never_buying,
-        after_buy_choices,
-        derive_draw_ladder,
-        weighed_situations,
-    )
+    from simulate.derive_draws import _never_buying, after_buy_choices, derive_draw_ladder
+    from simulate.derive_situations import _long_exchanges, weighed_situations
     from simulate.exact import NO_DRAWS, advise, first_options
 
     variant, rng = load_variant("russian"), np.random.default_rng(12)
