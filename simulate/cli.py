@@ -1171,10 +1171,18 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
     help="Situations dealt at random in a game with exchanges (about 20 ms each here; "
     "where more than two cards may be exchanged, 11 minutes more for the proxy's tables).",
 )
+@click.option(
+    "--held-out",
+    type=click.IntRange(min=0),
+    help="Situations dealt after those fitted on which each rung's cost is measured, and "
+    "the simple and expert rungs chosen (default: as many as --samples).",
+)
 @seed_option("Seed of the sampled situations and of the check against optimal play.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
-def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, as_json) -> None:
+def derive_command(
+    variant, max_rules, out_dir, strategies_dir, samples, held_out, seed, as_json
+) -> None:
     """Derive rule strategies a person can follow from VARIANT's exact optimal decisions:
     a ladder from one rule up, each rung with its RTP and its cost against optimal play
     (exact in games of folding or betting; in games with draws, on sampled situations
@@ -1188,7 +1196,12 @@ def derive_command(variant, max_rules, out_dir, strategies_dir, samples, seed, a
     if game.has_draws:
         with tqdm(total=13, disable=not sys.stderr.isatty(), desc="proxy, upcard ranks") as bar:
             ladder = derive_draw_ladder(
-                game, max_rules, samples, seed, progress=lambda done, _: bar.update(done - bar.n)
+                game,
+                max_rules,
+                samples,
+                seed,
+                progress=lambda done, _: bar.update(done - bar.n),
+                held_out=held_out,
             )
     else:
         ladder = derive_ladder(game, max_rules)

@@ -67,10 +67,12 @@ METHOD = (
     "after the draw exact), on the dealt cards or, where a sixth card is sold, after the buy "
     "(on every card bought), then each of the rung's rules at that decision is replaced by "
     "the best rule found with the others in place wherever that loses less (two sweeps at "
-    "most); a rung's RTP is the optimal RTP less its mean cost over "
-    "those situations. After an exchange or a replacement the strategies fold or bet by "
-    "the fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped "
-    "strategies are played against {check} on the same deals."
+    "most); a rung's RTP is the optimal RTP less its mean cost over the situations dealt "
+    "next, held out of the fit, decided by its rules (fitted_cost: over those fitted), and "
+    "the shipped strategies are the fewest rules within their targets there. After an "
+    "exchange or a replacement the strategies fold or bet by the fold-or-bet ladder's rung "
+    "within 0.0002 of the best such play. The shipped strategies are played against "
+    "{check} on the same deals."
 )
 SAMPLED_METHOD = {
     "proxy": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the proxy of the "
@@ -398,6 +400,9 @@ class DrawLadder:
     after_draw: list[dict]
     samples: int
     seed: int
+    held_out: np.ndarray | None = None
+    """Per rung and situation held out of the fit (dealt after those fitted), what the
+    rung's rules lose to the best play there (``rung_losses``)."""
 
     @property
     def optimal_rtp(self) -> float:
@@ -418,11 +423,19 @@ class DrawLadder:
         return _cost(lost)
 
     @cached_property
-    def costs(self) -> list[tuple[float, float]]:
-        """Each rung's estimated cost and its standard error: what its first decisions
-        lose (the choices after them exact), plus, on the situations where they buy, what
-        its rules after the buy lose."""
+    def fitted_costs(self) -> list[tuple[float, float]]:
+        """Each rung's cost and its standard error on the situations fitted: what its
+        first decisions lose (the choices after them exact), plus, on the situations where
+        they buy, what its rules after the buy lose."""
         return [self._cost(first, after_buy) for first, after_buy in self.rungs]
+
+    @property
+    def costs(self) -> list[tuple[float, float]]:
+        """Each rung's estimated cost and its standard error: on the situations held out
+        of the fit where there are any, else on those fitted."""
+        if self.held_out is None:
+            return self.fitted_costs
+        return [_cost(lost) for lost in self.held_out]
 
     @property
     def table(self) -> pd.DataFrame:
@@ -430,8 +443,8 @@ class DrawLadder:
         added rule is for, where it was put, how many of that decision's rules the refit
         then replaced, and the rule."""
         rows = []
-        for n, ((first, after_buy), (cost, se)) in enumerate(
-            zip(self.rungs, self.costs, strict=True)
+        for n, ((first, after_buy), (cost, se), (fitted, _)) in enumerate(
+            zip(self.rungs, self.costs, self.fitted_costs, strict=True)
         ):
             grown, added = self.first, first
             if n and first == self.rungs[n - 1][0]:
@@ -446,6 +459,7 @@ class DrawLadder:
                     "rtp": self.optimal_rtp - cost,
                     "cost": cost,
                     "cost_se": se,
+                    "fitted_cost": fitted,
                     "decision": "first" if grown is self.first else "after a buy",
                     "put": put,
                     "replaced": replaced,
@@ -453,7 +467,10 @@ class DrawLadder:
                 }
             )
         table = pd.DataFrame(rows)
-        return table if self.after_buy is not None else table.drop(columns="decision")
+        unread = ([] if self.after_buy is not None else ["decision"]) + (
+            [] if self.held_out is not None else ["fitted_cost"]
+        )
+        return table.drop(columns=unread)
 
     def rung(self, cost: float) -> int:
         """The first rung (1-based) whose estimated cost is at most ``cost`` (else the
@@ -501,7 +518,12 @@ class DrawLadder:
         )
 
     def rung_note(self, rung: int) -> str:
-        return f" (SE {self.costs[rung - 1][1]:.6f}, {self.samples:,} sampled situations)"
+        if self.held_out is None:
+            return f" (SE {self.costs[rung - 1][1]:.6f}, {self.samples:,} sampled situations)"
+        return (
+            f" (SE {self.costs[rung - 1][1]:.6f}, on {self.held_out.shape[1]:,} sampled "
+            f"situations held out of the fit on {self.samples:,})"
+        )
 
     @property
     def exact_draws(self) -> bool:
@@ -585,7 +607,13 @@ class DrawLadder:
         )
 
     def record(self) -> dict:
-        return {"samples": self.samples, "seed": self.seed, "after_draw": self.after_draw}
+        held_out = 0 if self.held_out is None else self.held_out.shape[1]
+        return {
+            "samples": self.samples,
+            "held_out": held_out,
+            "seed": self.seed,
+            "after_draw": self.after_draw,
+        }
 
     @property
     def footer(self) -> str:
@@ -598,9 +626,16 @@ class DrawLadder:
                 f"sampled, 99.9% interval {low:.6f} to {high:.6f}; exchanges of more than "
                 f"{SHORT_DRAWS} cards weighed by the proxy"
             )
+        held_out = ""
+        if self.held_out is not None:
+            held_out = (
+                f"; cost: on the next {self.held_out.shape[1]:,} situations dealt (held out), "
+                "fitted_cost: on those fitted"
+            )
         return (
-            f"optimal play: {self.optimal_rtp:.6f} ({how}{never_bought}); rungs estimated on "
+            f"optimal play: {self.optimal_rtp:.6f} ({how}{never_bought}); rungs fitted on "
             f"{self.samples:,} situations (seed {self.seed}){bought if self.after_buy else ''}"
+            f"{held_out}"
             "\nafter an exchange: " + "; ".join(rule_words(rule) for rule in self.after_draw)
         )
 
@@ -645,18 +680,24 @@ def derive_draw_ladder(
     seed: int = 1,
     situations: Situations | None = None,
     progress: Callable[[int, int], None] | None = None,
+    held_out: int | None = None,
 ) -> DrawLadder:
     """Grow rules over sampled situations, as ``derive_ladder`` does over every deal of
     a fold-or-bet game: where a sixth card is sold, rules on the dealt cards and after a
     buy, each rung taking the next rule of the two that gains more (at most
-    ``max_rules`` at each)."""
+    ``max_rules`` at each). Each rung's cost is then measured on ``held_out`` more
+    situations, dealt after the ``samples`` fitted (default: as many; given
+    ``situations``, its last ``held_out`` rows, default none)."""
     variant = load_variant(variant)
     optimal = optimal_rtp(variant)
     if optimal["rtp"] is None:
         raise ValueError(
             f"{variant.name}: strategies are derived against optimal play, {optimal['method']}"
         )
-    situations = situations or sampled_situations(variant, samples, seed, progress)
+    if situations is None:
+        held_out = samples if held_out is None else held_out
+        situations = sampled_situations(variant, samples + held_out, seed, progress)
+    situations, fresh = situations.split(len(situations.evs) - (held_out or 0))
     first = grow_rules(variant, first_choices(variant, situations), max_rules)
     after_buy = buying = None
     if variant.buy_fee is not None:
@@ -666,7 +707,7 @@ def derive_draw_ladder(
         after_buy = grow_rules(variant, choices, max_rules)
     fold_or_bet = fold_or_bet_ladder(variant, cost=AFTER_DRAW_COST)
     after = fold_or_bet.strategy_data(fold_or_bet.rung(AFTER_DRAW_COST))["first"]
-    return DrawLadder(
+    ladder = DrawLadder(
         variant,
         first,
         after_buy,
@@ -677,6 +718,35 @@ def derive_draw_ladder(
         len(situations.evs),
         situations.seed,
     )
+    return ladder if not held_out else replace(ladder, held_out=rung_losses(ladder, fresh))
+
+
+def rung_losses(ladder: DrawLadder, situations: Situations) -> np.ndarray:
+    """Per rung of ``ladder`` and situation, what the rung's rules lose to the best play,
+    decided as the engine decides them: the first decision, and where it buys a sixth
+    card, the decision after the buy on every card bought (the choices after those
+    exact)."""
+    variant, rows = ladder.variant, np.arange(len(situations.evs))
+    options, best = first_options(variant)[0], situations.evs.max(axis=1)
+    rules = [ladder.strategy(rung).rules for rung in range(1, len(ladder.rungs) + 1)]
+    chosen = np.array([
+        kernels.chosen_options_jit(
+            compiled, Point.FIRST, situations.hands, situations.upcards, options, _NOT_OFFERED
+        ) for compiled in rules
+    ])  # fmt: skip
+    losses = best - situations.evs[rows, chosen]
+    buying = chosen == _buy_option(variant) if ladder.after_buy is not None else None
+    if buying is not None and buying.any():
+        after = after_buy_choices(variant, situations, buying.any(axis=0))
+        for rung, compiled in enumerate(rules):
+            if buying[rung].any():
+                decided = kernels.chosen_options_jit(
+                    compiled, Point.AFTER_BUY, after.hands, after.upcards, after.options,
+                    _NOT_OFFERED,
+                )  # fmt: skip
+                lost = after.losses(after.evs[np.arange(len(decided)), decided])
+                losses[rung] += buying[rung] * lost
+    return losses
 
 
 def _never_buying(strategy: Strategy) -> Strategy:

@@ -39,13 +39,22 @@ class Situations:
     evs: np.ndarray
     seed: int
 
+    def split(self, rows: int) -> tuple[Situations, Situations]:
+        """The first ``rows`` situations, and the others."""
+        first, rest = (
+            Situations(self.hands[part], self.upcards[part], self.evs[part], self.seed)
+            for part in (slice(None, rows), slice(rows, None))
+        )
+        return first, rest
+
 
 def sampled_situations(
     variant: Variant, samples: int, seed: int, progress: Callable[[int, int], None] | None = None
 ) -> Situations:
-    """``samples`` situations dealt by ``seed``, weighed by ``weighed_situations``; kept
-    in the cache (Russian: about 30 minutes for 20,000), so growing other rules on the
-    same situations is quick."""
+    """``samples`` situations dealt by ``seed`` (the first n of them the same for any
+    larger ``samples``), weighed by ``weighed_situations``; kept in the cache (Russian:
+    about 30 minutes for 20,000), so growing other rules on the same situations is
+    quick."""
 
     def weighed() -> dict[str, np.ndarray]:
         rng = np.random.default_rng(seed)

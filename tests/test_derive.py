@@ -240,6 +240,31 @@ def test_a_refit_rung_loses_no_more_than_the_rules_it_grew_from(oasis):
             assert first.rung_rules(rung) == grown + default
 
 
+def test_the_rungs_are_measured_and_chosen_on_situations_held_out_of_the_fit(oasis):
+    """The held-out situations are those dealt after the fitted ones; the rules grown
+    are those of the fitted situations alone; each rung's cost is what its rules lose on
+    the held-out situations, and the shipped rungs are chosen by that cost."""
+    from simulate.derive_draws import derive_draw_ladder, rung_losses, sampled_situations
+
+    fitted_only, fitted = oasis
+    dealt = sampled_situations(fitted_only.variant, 400, seed=2)
+    assert np.array_equal(dealt.hands[:300], fitted.hands)
+    assert np.array_equal(dealt.evs[:300], fitted.evs)
+    ladder = derive_draw_ladder("oasis", 5, situations=dealt, held_out=100)
+    assert ladder.samples == 300 and ladder.record()["held_out"] == 100
+    assert [ladder.strategy(n).data for n in (1, 5)] == [
+        fitted_only.strategy(n).data for n in (1, 5)
+    ]
+    assert ladder.fitted_costs == fitted_only.costs
+    held_out = rung_losses(ladder, dealt.split(300)[1])
+    assert [cost for cost, _ in ladder.costs] == pytest.approx(held_out.mean(axis=1), abs=1e-15)
+    assert list(ladder.table["fitted_cost"]) == [cost for cost, _ in fitted_only.costs]
+    for target in (0.02, 0.005, 0.001):
+        rung = ladder.rung(target)
+        within = [n for n, (cost, _) in enumerate(ladder.costs, 1) if cost <= target]
+        assert rung == (within[0] if within else 5)
+
+
 @pytest.mark.parametrize(
     ("hand", "kept"),
     [
@@ -285,7 +310,7 @@ def test_each_rung_of_the_six_card_ladder_costs_what_its_rules_lose(six_card):
     its decisions after a buy lose where it buys, every card bought, both decided by its
     rules as the engine decides them; the rungs grow at both decisions."""
     from simulate._derive import chosen_options_jit
-    from simulate.derive_draws import AFTER_BUY_OPTIONS, after_buy_choices
+    from simulate.derive_draws import AFTER_BUY_OPTIONS, after_buy_choices, rung_losses
     from simulate.exact import first_options
 
     ladder, situations, _ = six_card
@@ -308,6 +333,7 @@ def test_each_rung_of_the_six_card_ladder_costs_what_its_rules_lose(six_card):
             lost += (after.weights * (after.evs.max(axis=1) - after.evs[rows, decided])).sum()
         assert lost / 400 == pytest.approx(cost, abs=1e-12)
         assert strategy.data["buy_game_decision"] == "exact"
+    assert rung_losses(ladder, situations).mean(axis=1) == pytest.approx(costs, abs=1e-12)
 
 
 def test_a_replacement_keeps_the_cards_of_two_patterns():
