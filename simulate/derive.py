@@ -193,11 +193,17 @@ class Ladder:
         ]
         return pd.DataFrame(rows)
 
+    def within(self, rung: int, cost: float) -> bool:
+        """Whether the rung's cost is at most ``cost``."""
+        return self.optimal_rtp - self.rtps[rung - 1] <= cost
+
+    within_words = ""
+
     def rung(self, cost: float) -> int:
         """The fewest rules whose cost is at most ``cost`` (else the largest rung)."""
-        for n, rtp in enumerate(self.rtps):
-            if self.optimal_rtp - rtp <= cost:
-                return n + 1
+        for n in range(1, len(self.rtps) + 1):
+            if self.within(n, cost):
+                return n
         return len(self.rtps)
 
     def strategy_data(self, rules: int, name: str = "derived", description: str = "") -> dict:
@@ -349,8 +355,8 @@ def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]
         rung = ladder.rung(cost)
         rtp = ladder.rtps[rung - 1]
         which = (
-            f"the fewest within {cost} RTP of optimal play"
-            if ladder.optimal_rtp - rtp <= cost
+            f"the fewest within {cost} RTP of optimal play{ladder.within_words}"
+            if ladder.within(rung, cost)
             else f"the ladder's last rung (none is within {cost} RTP of optimal play)"
         )
         description = (

@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
+from statistics import NormalDist
 from typing import ClassVar
 
 import numpy as np
@@ -56,6 +57,9 @@ AFTER_DRAW_COST = 0.0002
 SIMPLE_COST, EXPERT_COST = 0.005, 0.001
 """The most a shipped simple or expert strategy may return less than optimal play (as
 estimated on the sampled situations)."""
+Z_95 = NormalDist().inv_cdf(0.95)
+"""A one-sided 95% bound: the shipped rungs' estimated costs are within their targets
+by this many standard errors."""
 CHECK_ROUNDS = 1 << 24
 """Against optimal play a paired standard error of about 0.00013 in Oasis (a minute)."""
 SAMPLED_CHECK_ROUNDS = 1 << 27
@@ -70,7 +74,8 @@ METHOD = (
     "the best rule found with the others in place wherever that loses less (two sweeps at "
     "most); a rung's RTP is the optimal RTP less its mean cost over the situations dealt "
     "next, held out of the fit, decided by its rules (fitted_cost: over those fitted), and "
-    "the shipped strategies are the fewest rules within their targets there. After an "
+    "the shipped strategies are the fewest rules within their targets there at 95% "
+    "confidence (one-sided). After an "
     "exchange or a replacement the strategies fold or bet by the fold-or-bet ladder's rung "
     "within 0.0002 of the best such play. The shipped strategies are played against "
     "{check} on the same deals."
@@ -473,12 +478,19 @@ class DrawLadder:
         )
         return table.drop(columns=unread)
 
+    def within(self, rung: int, cost: float) -> bool:
+        """Whether the rung's estimated cost is at most ``cost`` at 95% confidence (its
+        one-sided upper bound)."""
+        mean, se = self.costs[rung - 1]
+        return mean + Z_95 * se <= cost
+
+    within_words = " at 95% confidence"
+
     def rung(self, cost: float) -> int:
-        """The first rung (1-based) whose estimated cost is at most ``cost`` (else the
-        last)."""
-        for n, (mean, _) in enumerate(self.costs):
-            if mean <= cost:
-                return n + 1
+        """The first rung (1-based) within ``cost`` (else the last)."""
+        for n in range(1, len(self.costs) + 1):
+            if self.within(n, cost):
+                return n
         return len(self.costs)
 
     def strategy_data(self, rung: int, name: str = "derived", description: str = "") -> dict:
