@@ -1374,14 +1374,22 @@ def report_command(
     show_default=True,
     help="README whose results table is rewritten ('' for none).",
 )
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    help="Only this variant (repeatable); the other variants' rows of the table are kept.",
+)
 @reports_bad_input
-def results_command(size, seed, out_dir, readme) -> None:
+def results_command(size, seed, out_dir, readme, variants) -> None:
     """Regenerate the results folder: every variant's report, summary and plots."""
+    names = [load_variant(name).name for name in variants]  # checked before any work
     summary = regenerate_results(
         out_dir,
         size,
         seed,
         readme or None,
+        variants=names or None,
         progress=lambda name: click.echo(f"{name}...", err=True),
     )
     click.echo(headline_markdown(summary), nl=False)

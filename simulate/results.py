@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
 
-from ._io import write_atomic, write_json
+from ._io import finite, write_atomic, write_json
 from .report import build_report, interval_text, write_report
 from .simulation import DEFAULT_SEED
 from .variant import variant_names
@@ -55,8 +56,9 @@ def regenerate_results(
     variants: list[str] | None = None,
     progress=None,
 ) -> pd.DataFrame:
-    """Report, summary and plots of every variant under ``strategy``; the headline table
-    into ``results/summary.csv``, ``.json``, ``.md`` and (if given) the README."""
+    """Report, summary and plots of every variant under ``strategy`` (or of ``variants``,
+    the other variants' rows of the headline table kept); the headline table into
+    ``results/summary.csv``, ``.json``, ``.md`` and (if given) the README."""
     folder = Path(folder)
     rows = []
     for name in variants or variant_names():
@@ -92,6 +94,9 @@ def regenerate_results(
         )
         write_json(folder / name / "summary.json", figures)
         write_atomic(folder / name / "summary.csv", pd.DataFrame([rows[-1]]).to_csv(index=False))
+    rows = json.loads(json.dumps(finite(rows)))  # as summary.json holds them
+    if variants:
+        rows = _merged_rows(folder / "summary.json", rows)
     summary = pd.DataFrame(rows)
     write_atomic(folder / "summary.csv", summary.to_csv(index=False))
     write_json(folder / "summary.json", summary.to_dict(orient="records"))
@@ -104,3 +109,12 @@ def regenerate_results(
             _, tail = rest.split(README_END, 1)
             write_atomic(readme, f"{head}{README_START}\n{table}{README_END}{tail}")
     return summary
+
+
+def _merged_rows(summary: Path, rows: list[dict]) -> list[dict]:
+    """The headline rows of ``summary`` (if written) with ``rows`` in place of their
+    variants' rows, in the order of the shipped variants."""
+    kept = json.loads(summary.read_text()) if summary.exists() else []
+    by_variant = {row["variant"]: row for row in [*kept, *rows]}
+    order = {name: n for n, name in enumerate(variant_names())}
+    return sorted(by_variant.values(), key=lambda row: order.get(row["variant"], len(order)))

@@ -3,6 +3,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
@@ -222,6 +223,23 @@ def test_results_command_regenerates_the_folder(tmp_path):
         assert (tmp_path / "results" / variant / "report" / "report.pdf").exists()
     text = readme.read_text()
     assert "old" not in text and "| oasis | basic |" in text and text.endswith("end\n")
+    before = pd.read_csv(tmp_path / "results" / "summary.csv")
+    args = ["results", "--size", "small", "--out-dir", str(tmp_path / "results")]
+    result = CliRunner().invoke(
+        main, [*args, "--readme", "", "--variant", "caribbean", "--seed", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    after = pd.read_csv(tmp_path / "results" / "summary.csv")
+    assert list(after["variant"]) == list(before["variant"])
+    assert list(after["seed"]) == [2 if v == "caribbean" else 1 for v in after["variant"]]
+    others = after["variant"] != "caribbean"
+    assert after[others].equals(before[others])
+    result = CliRunner().invoke(main, [*args, "--variant", "nine-card"])
+    assert (
+        result.exit_code == 2
+        and result.output.startswith("Error:")
+        and "nine-card" in result.output
+    )
 
 
 def test_the_report_id_follows_every_input():
