@@ -10,9 +10,11 @@ situations where optimal play or a rung buys. The decision after an exchange or 
 replacement is the fold-or-bet ladder's rung within ``AFTER_DRAW_COST`` of the best
 (``derive.derive_ladder`` on the dealt game). A ladder grows as for fold-or-bet games, one
 rule at a time, each the rule that gains most over the sampled situations (at whichever
-decision gains more). A rung's RTP is the optimal RTP less its mean cost over the
-situations (what it loses to the best option), with its standard error; the shipped
-rungs are also played against ``optimal`` on the same deals, or where optimal play is
+decision gains more), the rung's rules at that decision then refitted one by one. A
+rung's RTP is the optimal RTP less its mean cost (what it loses to the best option),
+with its standard error, over situations dealt after those fitted (held out); the
+shipped rungs are the fewest rules within their targets at 95% confidence, and are also
+played against ``optimal`` on the same deals, or where optimal play is
 sampled, against the best play without draws, whose RTP is exact.
 """
 
@@ -49,6 +51,7 @@ __all__ = [
     "DrawLadder",
     "Situations",
     "derive_draw_ladder",
+    "rung_losses",
     "sampled_situations",
     "weighed_situations",
 ]
@@ -56,7 +59,7 @@ __all__ = [
 AFTER_DRAW_COST = 0.0002
 SIMPLE_COST, EXPERT_COST = 0.005, 0.001
 """The most a shipped simple or expert strategy may return less than optimal play (as
-estimated on the sampled situations)."""
+estimated on the held-out situations)."""
 Z_95 = NormalDist().inv_cdf(0.95)
 """A one-sided 95% bound: the shipped rungs' estimated costs are within their targets
 by this many standard errors."""
@@ -75,10 +78,9 @@ METHOD = (
     "most); a rung's RTP is the optimal RTP less its mean cost over the situations dealt "
     "next, held out of the fit, decided by its rules (fitted_cost: over those fitted), and "
     "the shipped strategies are the fewest rules within their targets there at 95% "
-    "confidence (one-sided). After an "
-    "exchange or a replacement the strategies fold or bet by the fold-or-bet ladder's rung "
-    "within 0.0002 of the best such play. The shipped strategies are played against "
-    "{check} on the same deals."
+    "confidence (one-sided). After an exchange or a replacement the strategies fold or bet "
+    "by the fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped "
+    "strategies are played against {check} on the same deals."
 )
 SAMPLED_METHOD = {
     "proxy": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the proxy of the "
