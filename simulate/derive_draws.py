@@ -36,7 +36,7 @@ from . import _strategy as k
 from .catalog import load_strategy
 from .codes import Action, Fee, GameMode, Point
 from .compare import compare, paired_difference
-from .derive import HOLDS_ANY, Rule, _simplest, fold_or_bet_ladder
+from .derive import HOLDS_ANY, Ladder, Rule, _simplest, fold_or_bet_ladder
 from .derive_situations import Situations, sampled_situations, weighed_situations
 from .evaluator import evaluate
 from .exact import NO_DRAWS, exact_game, first_options, value_lists
@@ -361,14 +361,15 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int =
     search = _RuleSearch(variant, choices)
     reading: list[tuple[Found, int]] = []
     rungs, added = [[]], []
-    losses = [choices.losses(search.state(reading)[0])]
+    state = search.state(reading)
+    losses = [choices.losses(state[0])]
     while len(reading) < max_rules - 1:
-        best = search.best(*search.state(reading))
+        best = search.best(*state)
         if best is None:
             break
         found, action, top = best
         reading = _placed(reading, (found, action), top)
-        replaced = 0
+        lost, replaced = search.lost(reading), 0
         for _ in range(refits):
             swept = replaced
             for rule in list(reading):
@@ -377,13 +378,14 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int =
                 if better is None:
                     continue
                 candidate = _placed(others, better[:2], better[2])
-                if search.lost(candidate) < search.lost(reading) - 1e-12:
-                    reading, replaced = candidate, replaced + 1
+                if (candidate_lost := search.lost(candidate)) < lost - 1e-12:
+                    reading, lost, replaced = candidate, candidate_lost, replaced + 1
             if replaced == swept:
                 break
         rungs.append([found for found, _ in reading])
         added.append((found, top, replaced))
-        losses.append(choices.losses(search.state(reading)[0]))
+        state = search.state(reading)
+        losses.append(choices.losses(state[0]))
     return Grown(["fold", "play"][search.default], rungs, added, np.array(losses))
 
 
@@ -437,7 +439,7 @@ class DrawLadder:
         they buy, what its rules after the buy lose."""
         return [self._cost(first, after_buy) for first, after_buy in self.rungs]
 
-    @property
+    @cached_property
     def costs(self) -> list[tuple[float, float]]:
         """Each rung's estimated cost and its standard error: on the situations held out
         of the fit where there are any, else on those fitted."""
@@ -487,13 +489,11 @@ class DrawLadder:
         return mean + Z_95 * se <= cost
 
     within_words = " at 95% confidence"
+    rung = Ladder.rung  # the fewest rules ``within`` a cost
 
-    def rung(self, cost: float) -> int:
-        """The first rung (1-based) within ``cost`` (else the last)."""
-        for n in range(1, len(self.costs) + 1):
-            if self.within(n, cost):
-                return n
-        return len(self.costs)
+    @property
+    def held_out_samples(self) -> int:
+        return 0 if self.held_out is None else self.held_out.shape[1]
 
     def strategy_data(self, rung: int, name: str = "derived", description: str = "") -> dict:
         first, after_buy = self.rungs[rung - 1]
@@ -536,7 +536,7 @@ class DrawLadder:
         if self.held_out is None:
             return f" (SE {self.costs[rung - 1][1]:.6f}, {self.samples:,} sampled situations)"
         return (
-            f" (SE {self.costs[rung - 1][1]:.6f}, on {self.held_out.shape[1]:,} sampled "
+            f" (SE {self.costs[rung - 1][1]:.6f}, on {self.held_out_samples:,} sampled "
             f"situations held out of the fit on {self.samples:,})"
         )
 
@@ -622,10 +622,9 @@ class DrawLadder:
         )
 
     def record(self) -> dict:
-        held_out = 0 if self.held_out is None else self.held_out.shape[1]
         return {
             "samples": self.samples,
-            "held_out": held_out,
+            "held_out": self.held_out_samples,
             "seed": self.seed,
             "after_draw": self.after_draw,
         }
@@ -644,7 +643,7 @@ class DrawLadder:
         held_out = ""
         if self.held_out is not None:
             held_out = (
-                f"; cost: on the next {self.held_out.shape[1]:,} situations dealt (held out), "
+                f"; cost: on the next {self.held_out_samples:,} situations dealt (held out), "
                 "fitted_cost: on those fitted"
             )
         return (
