@@ -1168,8 +1168,10 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
     default=10_000,
     show_default=True,
     type=click.IntRange(min=100),
-    help="Situations dealt at random in a game with exchanges (about 20 ms each here; "
-    "where more than two cards may be exchanged, 11 minutes more for the proxy's tables).",
+    help="Situations dealt at random in a game with exchanges (about 20 ms each here, 80 "
+    "where more than two cards may be exchanged, and 11 minutes more for the proxy's "
+    "tables); weighed in parts kept in OUT_DIR/derive-situations-seedSEED.npz as they "
+    "finish, so an interrupted run resumes.",
 )
 @click.option(
     "--held-out",
@@ -1193,21 +1195,28 @@ def derive_command(
     from .derive_draws import derive_draw_ladder
 
     game = load_variant(variant)
+    out_dir = Path(out_dir or Path("results") / game.name)
     if game.has_draws:
-        with tqdm(total=13, disable=not sys.stderr.isatty(), desc="proxy, upcard ranks") as bar:
-            ladder = derive_draw_ladder(
-                game,
-                max_rules,
-                samples,
-                seed,
-                progress=lambda done, _: bar.update(done - bar.n),
-                held_out=held_out,
+        checkpoint = out_dir / f"derive-situations-seed{seed}.npz"
+        bar, progress = _stages_bar(game.name)
+        try:
+            with bar:
+                ladder = derive_draw_ladder(
+                    game, max_rules, samples, seed, progress=progress, held_out=held_out,
+                    checkpoint=checkpoint,
+                )  # fmt: skip
+        except KeyboardInterrupt:
+            click.echo(
+                f"interrupted: the situations weighed are kept in {checkpoint}; "
+                "run the same command to resume",
+                err=True,
             )
+            sys.exit(130)
     else:
         ladder = derive_ladder(game, max_rules)
     data, written = save_derived(
         ladder,
-        Path(out_dir or Path("results") / game.name),
+        out_dir,
         Path(strategies_dir or Path("strategies") / game.name),
         f"{game.title} ({game.name})",
     )

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
+from pathlib import Path
 from statistics import NormalDist
 from typing import ClassVar
 
@@ -693,8 +694,9 @@ def derive_draw_ladder(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 1,
     situations: Situations | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
     held_out: int | None = None,
+    checkpoint: Path | None = None,
 ) -> DrawLadder:
     """Grow rules over sampled situations, as ``derive_ladder`` does over every deal of
     a fold-or-bet game: where a sixth card is sold, rules on the dealt cards and after a
@@ -710,7 +712,7 @@ def derive_draw_ladder(
         )
     if situations is None:
         held_out = samples if held_out is None else held_out
-        situations = sampled_situations(variant, samples + held_out, seed, progress)
+        situations = sampled_situations(variant, samples + held_out, seed, progress, checkpoint)
     situations, fresh = situations.split(len(situations.evs) - (held_out or 0))
     first = grow_rules(variant, first_choices(variant, situations), max_rules)
     after_buy = buying = None

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from . import _derive as kernels
-from ._tables import cached_arrays
+from ._io import read_keyed_npz, write_npz
+from ._tables import cache_dir, cached_arrays, source_hash
 from .codes import Action
 from .exact import first_options, value_lists
 from .optimal_game import situation_tables
@@ -19,7 +21,13 @@ from .optimal_sampled import SHORT_DRAWS
 from .proxy import THROWN, option_arrays, rank_tables
 from .variant import Variant
 
-__all__ = ["Situations", "sampled_situations", "weighed_situations"]
+__all__ = [
+    "Situations",
+    "exact_option_evs",
+    "proxy_option_evs",
+    "sampled_situations",
+    "weighed_situations",
+]
 
 SOURCES = (
     "derive_situations.py", "_derive.py", "_situation.py", "_exact.py", "_evaluator.py",
@@ -48,25 +56,80 @@ class Situations:
         return first, rest
 
 
+WEIGHED_ROWS = 500
+"""Situations weighed exactly between two checkpoints (about 40 s in Russian)."""
+
+
 def sampled_situations(
-    variant: Variant, samples: int, seed: int, progress: Callable[[int, int], None] | None = None
+    variant: Variant,
+    samples: int,
+    seed: int,
+    progress: Callable[[str, int, int], None] | None = None,
+    checkpoint: Path | None = None,
 ) -> Situations:
     """``samples`` situations dealt by ``seed`` (the first n of them the same for any
     larger ``samples``), weighed by ``weighed_situations``; kept in the cache (Russian:
-    about 30 minutes for 20,000), so growing other rules on the same situations is
-    quick."""
+    about an hour for 40,000), so growing other rules on the same situations is quick.
+
+    Weighed in parts, each kept as it finishes in a checkpoint (in the cache, and at
+    ``checkpoint``) that a run of the same situations resumes, with the same figures;
+    the checkpoints are removed once all are weighed. ``progress(stage, done, total)``:
+    the exact options by situations, then the proxy by upcard ranks."""
+    name = f"situations-{variant.rules_hash[:16]}-{samples}-{seed}"
+    key = f"{name}-{source_hash(*SOURCES)}"
+    checkpoints = [cache_dir() / f"{key}-checkpoint.npz"] + ([checkpoint] if checkpoint else [])
 
     def weighed() -> dict[str, np.ndarray]:
         rng = np.random.default_rng(seed)
         deals = np.argsort(rng.random((samples, 52)), axis=1)[:, :6]
         hands = np.sort(deals[:, :5], axis=1).astype(np.int64)
         upcards = deals[:, 5].astype(np.int64)
-        evs = weighed_situations(variant, hands, upcards, seed, progress).evs
+        evs = _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress)
         return {"hands": hands, "upcards": upcards, "evs": evs}
 
-    name = f"situations-{variant.rules_hash[:16]}-{samples}-{seed}"
     saved = cached_arrays(name, weighed, SOURCES)
+    for path in checkpoints:
+        path.unlink(missing_ok=True)
     return Situations(saved["hands"], saved["upcards"], saved["evs"], seed)
+
+
+def _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress) -> np.ndarray:
+    """Every option's EV of each situation (``weighed_situations``): the exact ones
+    ``WEIGHED_ROWS`` situations at a time, then the proxy's one upcard rank at a time,
+    each part written to ``checkpoints`` as it finishes, resumed from the most
+    advanced of them."""
+    long = _long_exchanges(first_options(variant)[0])
+    found = [saved for path in checkpoints if (saved := read_keyed_npz(path, key)) is not None]
+    if found:
+        state = max(found, key=lambda saved: (saved["rows"], saved["ranks"].sum()))
+        evs, rows, ranks = state["evs"], int(state["rows"]), state["ranks"]
+    else:
+        evs, rows, ranks = np.full((len(hands), len(long)), np.nan), 0, np.zeros(13, bool)
+
+    def keep() -> None:
+        for path in checkpoints:
+            try:
+                write_npz(path, key=key, evs=evs, rows=rows, ranks=ranks)
+            except OSError:
+                if path.parent != cache_dir():  # the cache's copy is kept where it can be
+                    raise
+
+    while rows < len(hands):
+        part = slice(rows, min(rows + WEIGHED_ROWS, len(hands)))
+        evs[part, ~long] = exact_option_evs(variant, hands[part], upcards[part])
+        rows = part.stop
+        keep()
+        if progress:
+            progress("exact options, situations", rows, len(hands))
+    if long.any():
+        for rank in range(13):
+            if not ranks[rank]:
+                proxy_option_evs(variant, hands, upcards, rank, evs)
+                ranks[rank] = True
+                keep()
+            if progress:
+                progress("proxy, upcard ranks", rank + 1, 13)
+    return evs
 
 
 def weighed_situations(
@@ -74,36 +137,47 @@ def weighed_situations(
     hands: np.ndarray,
     upcards: np.ndarray,
     seed: int,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Situations:
     """The situations (five increasing cards, upcard), each option weighed exactly, but
     where the game exchanges more than ``SHORT_DRAWS`` cards: those exchanges are weighed
     by the proxy (``proxy``: every final hand's value, the discards' removal to first
-    order), one upcard rank at a time (``progress``: called with the ranks done and 13)."""
+    order); ``progress`` as ``sampled_situations``'s."""
+    evs = _weighed_in_parts(variant, hands, upcards, "", [], progress)
+    return Situations(hands, upcards, evs, seed)
+
+
+def exact_option_evs(variant: Variant, hands: np.ndarray, upcards: np.ndarray) -> np.ndarray:
+    """Each situation's exact EV of every first option but the exchanges of more than
+    ``SHORT_DRAWS`` cards (columns in ``first_options`` order, those left out)."""
     options = first_options(variant)[0]
-    long = _long_exchanges(options)
+    short = options[~_long_exchanges(options)]
     fees, forced = variant.draw_arrays()
     lists = value_lists()
-    evs = np.empty((len(hands), len(options)))
-    short_evs = np.empty((len(hands), int((~long).sum())))
+    evs = np.empty((len(hands), len(short)))
     kernels.option_evs_jit(
         variant.arrays(), situation_tables(lists, variant.arrays()), lists, hands, upcards,
-        options[~long], fees, forced, short_evs,
+        short, fees, forced, evs,
     )  # fmt: skip
-    evs[:, ~long] = short_evs
-    if long.any():
-        long_evs = np.full((len(hands), int(long.sum())), np.nan)
-        arrays = option_arrays(variant, SHORT_DRAWS)
-        for rank in range(13):
-            if np.any(upcards >> 2 == rank):
-                kernels.proxy_exchange_evs_jit(
-                    rank_tables(variant, rank, SHORT_DRAWS), hands, upcards, rank, arrays,
-                    options[long, 1], long_evs,
-                )  # fmt: skip
-            if progress:
-                progress(rank + 1, 13)
-        evs[:, long] = long_evs
-    return Situations(hands, upcards, evs, seed)
+    return evs
+
+
+def proxy_option_evs(
+    variant: Variant, hands: np.ndarray, upcards: np.ndarray, rank: int, evs: np.ndarray
+) -> None:
+    """Into ``evs`` (columns in ``first_options`` order), the proxy's EVs of the exchanges
+    of more than ``SHORT_DRAWS`` cards of the situations whose upcard has ``rank``."""
+    options = first_options(variant)[0]
+    long = _long_exchanges(options)
+    rows = upcards >> 2 == rank
+    if not rows.any():
+        return
+    long_evs = np.full((int(rows.sum()), int(long.sum())), np.nan)
+    kernels.proxy_exchange_evs_jit(
+        rank_tables(variant, rank, SHORT_DRAWS), hands[rows], upcards[rows], rank,
+        option_arrays(variant, SHORT_DRAWS), options[long, 1], long_evs,
+    )  # fmt: skip
+    evs[np.ix_(rows, long)] = long_evs
 
 
 def _long_exchanges(options: np.ndarray) -> np.ndarray:

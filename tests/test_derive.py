@@ -444,3 +444,45 @@ def test_the_printed_figures_compare_like_with_like():
         "optimal rtp": 0.948,
         "simple (9 rules) rtp": 0.957,
     }
+
+
+def test_an_interrupted_weighing_resumes_where_it_stopped_with_the_same_evs(monkeypatch, tmp_path):
+    """Russian's sampled situations, interrupted after the second of three parts of exact
+    options and again after the proxy's fifth upcard rank, then resumed: the same EVs
+    bit for bit as weighed in one go, no part weighed twice, the checkpoints removed at
+    the end. (The proxy's EVs stand in for its own, whose tables take a minute a rank.)"""
+    from simulate import derive_situations as ds
+
+    ranks = []
+
+    def proxy_option_evs(variant, hands, upcards, rank, evs):
+        ranks.append(rank)
+        rows = upcards >> 2 == rank
+        evs[np.ix_(rows, ds._long_exchanges(ds.first_options(variant)[0]))] = rank / 13
+
+    monkeypatch.setattr(ds, "proxy_option_evs", proxy_option_evs)
+    monkeypatch.setattr(ds, "WEIGHED_ROWS", 20)
+    monkeypatch.setattr(ds, "cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setattr(ds, "cached_arrays", lambda name, build, sources: build())
+    variant, checkpoint = load_variant("russian"), tmp_path / "derive-situations.npz"
+    calls = []
+
+    def interrupt_at(stage, done):
+        def progress(*call):
+            calls.append(call)
+            if call[:2] == (stage, done):
+                raise KeyboardInterrupt
+
+        return progress
+
+    for stop in (("exact options, situations", 40), ("proxy, upcard ranks", 5)):
+        with pytest.raises(KeyboardInterrupt):
+            ds.sampled_situations(variant, 60, 7, interrupt_at(*stop), checkpoint)
+        assert checkpoint.is_file() and (tmp_path / "cache").is_dir()
+    resumed = ds.sampled_situations(variant, 60, 7, lambda *call: calls.append(call), checkpoint)
+    assert ranks == list(range(13))
+    exact = [done for stage, done, _ in calls if stage.startswith("exact")]
+    assert exact == [20, 40, 60]  # each part reported as it is weighed, once
+    assert not checkpoint.exists() and not list((tmp_path / "cache").iterdir())
+    whole = ds.weighed_situations(variant, resumed.hands, resumed.upcards, seed=7)
+    assert np.isfinite(resumed.evs).all() and np.array_equal(resumed.evs, whole.evs)
