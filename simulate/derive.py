@@ -199,10 +199,15 @@ class Ladder:
 
     within_words = ""
 
-    def rung(self, cost: float) -> int:
-        """The fewest rules whose cost is at most ``cost`` (else the largest rung)."""
+    def behind(self, rung: int, other: int, cost: float) -> bool:
+        """Whether the rung returns at most ``cost`` less than rung ``other``."""
+        return self.rtps[other - 1] - self.rtps[rung - 1] <= cost
+
+    def rung(self, cost: float, of: int | None = None) -> int:
+        """The fewest rules whose cost is at most ``cost`` (else the largest rung); given
+        ``of``, whose cost is at most ``cost`` more than rung ``of``'s (``behind``)."""
         for n in range(1, len(self.rtps) + 1):
-            if self.within(n, cost):
+            if self.within(n, cost) if of is None else self.behind(n, of, cost):
                 return n
         return len(self.rtps)
 
@@ -349,16 +354,27 @@ def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]
     """The rungs of a ``Ladder`` (or ``derive_draws.DrawLadder``) shipped as strategies:
     ``simple`` and ``expert``, the fewest rules within the ladder's ``named_costs`` of
     optimal play, each described with its RTP and cost (and, given ``checked``, the
-    figures of ``ladder.check``)."""
+    figures of ``ladder.check``). Where no rung is within the expert's cost, the expert
+    is the last rung; where none is within the simple's, the simple is the fewest rules
+    within that cost of the expert."""
+    (simple, simple_cost), (expert, expert_cost) = ladder.named_costs.items()
+    rungs = {expert: ladder.rung(expert_cost)}
+    rungs[simple] = ladder.rung(simple_cost)
+    if not ladder.within(rungs[simple], simple_cost):
+        rungs[simple] = ladder.rung(simple_cost, of=rungs[expert])
     named = {}
     for name, cost in ladder.named_costs.items():
-        rung = ladder.rung(cost)
+        rung = rungs[name]
         rtp = ladder.rtps[rung - 1]
-        which = (
-            f"the fewest within {cost} RTP of optimal play{ladder.within_words}"
-            if ladder.within(rung, cost)
-            else f"the ladder's last rung (none is within {cost} RTP of optimal play)"
-        )
+        if ladder.within(rung, cost):
+            which = f"the fewest within {cost} RTP of optimal play{ladder.within_words}"
+        elif name == expert:
+            which = f"the ladder's last rung (none is within {cost} RTP of optimal play)"
+        else:
+            which = (
+                f"none being within {cost} RTP of optimal play, the fewest within {cost} of "
+                f"the {expert} strategy{ladder.within_words}"
+            )
         description = (
             f"Derived from the exact optimal decisions (studsim derive): "
             f"{ladder.rules_text(rung)}, {which}; RTP "

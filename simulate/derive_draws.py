@@ -427,26 +427,31 @@ class DrawLadder:
         first, after_buy = self.rungs[rung - 1]
         return first + after_buy * self._buys(first)
 
-    def _cost(self, first: int, after_buy: int) -> tuple[float, float]:
+    def _fitted_losses(self, first: int, after_buy: int) -> np.ndarray:
+        """Per situation fitted, what the rung of these rules loses."""
         lost = self.first.losses[first - 1]
         if self.after_buy is not None:
             lost = lost + self.buying[first - 1] * self.after_buy.losses[after_buy - 1]
-        return _cost(lost)
+        return lost
 
     @cached_property
     def fitted_costs(self) -> list[tuple[float, float]]:
         """Each rung's cost and its standard error on the situations fitted: what its
         first decisions lose (the choices after them exact), plus, on the situations where
         they buy, what its rules after the buy lose."""
-        return [self._cost(first, after_buy) for first, after_buy in self.rungs]
+        return [_cost(self._fitted_losses(*rung)) for rung in self.rungs]
 
     @cached_property
     def costs(self) -> list[tuple[float, float]]:
         """Each rung's estimated cost and its standard error: on the situations held out
         of the fit where there are any, else on those fitted."""
-        if self.held_out is None:
-            return self.fitted_costs
-        return [_cost(lost) for lost in self.held_out]
+        return [_cost(self._losses(rung)) for rung in range(1, len(self.rungs) + 1)]
+
+    def _losses(self, rung: int) -> np.ndarray:
+        """Per situation held out (else fitted), what the rung's rules lose."""
+        if self.held_out is not None:
+            return self.held_out[rung - 1]
+        return self._fitted_losses(*self.rungs[rung - 1])
 
     @property
     def table(self) -> pd.DataFrame:
@@ -489,8 +494,14 @@ class DrawLadder:
         mean, se = self.costs[rung - 1]
         return mean + Z_95 * se <= cost
 
+    def behind(self, rung: int, other: int, cost: float) -> bool:
+        """Whether the rung loses at most ``cost`` more than rung ``other`` at 95%
+        confidence (the paired difference's one-sided upper bound)."""
+        mean, se = _cost(self._losses(rung) - self._losses(other))
+        return mean + Z_95 * se <= cost
+
     within_words = " at 95% confidence"
-    rung = Ladder.rung  # the fewest rules ``within`` a cost
+    rung = Ladder.rung  # the fewest rules ``within`` a cost (or ``behind`` another rung)
 
     @property
     def held_out_samples(self) -> int:

@@ -4,6 +4,8 @@ exact enumeration and play; the charts against the rules; the new condition."""
 import itertools
 import json
 import math
+from dataclasses import fields
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -263,6 +265,36 @@ def test_the_rungs_are_measured_and_chosen_on_situations_held_out_of_the_fit(oas
         rung = ladder.rung(target)
         within = [n for n, (cost, se) in enumerate(ladder.costs, 1) if cost + Z_95 * se <= target]
         assert rung == (within[0] if within else 5)
+
+
+def test_where_no_rung_is_within_the_targets_the_simple_is_the_fewest_near_the_expert(oasis):
+    """With targets no rung meets, the expert is the last rung, and the simple the fewest
+    rules whose held-out losses exceed the expert's by at most the simple's target at 95%
+    confidence (the paired difference's upper bound), and it says so."""
+    from simulate.derive import named_strategies
+    from simulate.derive_draws import Z_95, DrawLadder, derive_draw_ladder, sampled_situations
+
+    dealt = sampled_situations(oasis[0].variant, 400, seed=2)
+    ladder = derive_draw_ladder("oasis", 5, situations=dealt, held_out=100)
+    losses = ladder.held_out
+    simple = 0.9 * min(cost + Z_95 * se for cost, se in ladder.costs)  # no rung is within
+
+    class Strict(DrawLadder):
+        named_costs: ClassVar = {"simple": simple, "expert": 1e-9}
+
+    strict = Strict(**{field.name: getattr(ladder, field.name) for field in fields(ladder)})
+    named = named_strategies(strict)
+    assert named["expert"].data == ladder.strategy(5, "expert").data | {
+        "description": named["expert"].description
+    }
+    near = [
+        n for n in range(1, 6)
+        if (d := losses[n - 1] - losses[4]).mean() + Z_95 * d.std(ddof=1) / 10 <= simple
+    ]  # fmt: skip
+    assert near[0] < 5
+    assert len(named["simple"].data["first"]) == near[0]
+    assert "the fewest within" in named["simple"].description
+    assert "of the expert strategy" in named["simple"].description
 
 
 @pytest.mark.parametrize(
