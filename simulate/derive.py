@@ -350,6 +350,15 @@ def fold_or_bet_ladder(variant: Variant, max_rules: int = MAX_RULES, cost: float
     )
 
 
+def shipped_rungs(ladder) -> dict[str, int]:
+    """The rungs shipped as ``simple`` and ``expert`` (``named_strategies``)."""
+    (simple, simple_cost), (expert, expert_cost) = ladder.named_costs.items()
+    rungs = {simple: ladder.rung(simple_cost), expert: ladder.rung(expert_cost)}
+    if not ladder.within(rungs[simple], simple_cost):
+        rungs[simple] = ladder.rung(simple_cost, of=rungs[expert])
+    return rungs
+
+
 def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]:
     """The rungs of a ``Ladder`` (or ``derive_draws.DrawLadder``) shipped as strategies:
     ``simple`` and ``expert``, the fewest rules within the ladder's ``named_costs`` of
@@ -357,11 +366,7 @@ def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]
     figures of ``ladder.check``). Where no rung is within the expert's cost, the expert
     is the last rung; where none is within the simple's, the simple is the fewest rules
     within that cost of the expert."""
-    (simple, simple_cost), (expert, expert_cost) = ladder.named_costs.items()
-    rungs = {expert: ladder.rung(expert_cost)}
-    rungs[simple] = ladder.rung(simple_cost)
-    if not ladder.within(rungs[simple], simple_cost):
-        rungs[simple] = ladder.rung(simple_cost, of=rungs[expert])
+    rungs, (_, expert) = shipped_rungs(ladder), ladder.named_costs
     named = {}
     for name, cost in ladder.named_costs.items():
         rung = rungs[name]

@@ -37,7 +37,7 @@ from . import _strategy as k
 from .catalog import load_strategy
 from .codes import Action, Fee, GameMode, Point
 from .compare import compare, paired_difference
-from .derive import HOLDS_ANY, Ladder, Rule, _simplest, fold_or_bet_ladder
+from .derive import HOLDS_ANY, Ladder, Rule, _simplest, fold_or_bet_ladder, shipped_rungs
 from .derive_situations import Situations, sampled_situations, weighed_situations
 from .evaluator import evaluate
 from .exact import NO_DRAWS, exact_game, first_options, value_lists
@@ -573,7 +573,7 @@ class DrawLadder:
         with_game = self.optimal.get("with_game", {}).get("rtp")
         checked = {}
         for name in named:
-            rung = self.rung(self.named_costs[name])
+            rung = shipped_rungs(self)[name]
             never = f"{name}-never" if self.variant.buy_game else name
             paired = {
                 played: paired_difference(results[played], results[base.name])
@@ -682,7 +682,7 @@ class DrawLadder:
         results = {result.strategy.name: result for result in played}
         checked = {}
         for name in named:
-            rung = self.rung(self.named_costs[name])
+            rung = shipped_rungs(self)[name]
             checked[name] = {
                 "rules": self._rule_count(rung),
                 "rtp": float(results[name].summary["rtp"]),

@@ -295,6 +295,9 @@ def test_where_no_rung_is_within_the_targets_the_simple_is_the_fewest_near_the_e
     assert len(named["simple"].data["first"]) == near[0]
     assert "the fewest within" in named["simple"].description
     assert "of the expert strategy" in named["simple"].description
+    checked = strict.check(named, 1 << 12)  # its figures are the shipped rungs'
+    assert [checked[name]["rules"] for name in ("simple", "expert")] == [near[0], 5]
+    assert checked["simple"]["estimated_cost"] == strict.costs[near[0] - 1][0]
 
 
 @pytest.mark.parametrize(
