@@ -571,9 +571,9 @@ class DrawLadder:
         played = compare(self.variant, players, rounds, seed=self.seed).results
         results = {result.strategy.name: result for result in played}
         with_game = self.optimal.get("with_game", {}).get("rtp")
-        checked = {}
+        checked, rungs = {}, shipped_rungs(self)
         for name in named:
-            rung = shipped_rungs(self)[name]
+            rung = rungs[name]
             never = f"{name}-never" if self.variant.buy_game else name
             paired = {
                 played: paired_difference(results[played], results[base.name])
@@ -680,9 +680,9 @@ class DrawLadder:
             players += [_never_buying(strategy) for strategy in players]
         played = compare(self.variant, players, rounds, seed=self.seed).results
         results = {result.strategy.name: result for result in played}
-        checked = {}
+        checked, rungs = {}, shipped_rungs(self)
         for name in named:
-            rung = shipped_rungs(self)[name]
+            rung = rungs[name]
             checked[name] = {
                 "rules": self._rule_count(rung),
                 "rtp": float(results[name].summary["rtp"]),
