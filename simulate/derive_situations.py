@@ -71,13 +71,15 @@ def sampled_situations(
     larger ``samples``), weighed by ``weighed_situations``; kept in the cache (Russian:
     about an hour for 40,000), so growing other rules on the same situations is quick.
 
-    Weighed in parts, each kept as it finishes in a checkpoint (in the cache, and at
-    ``checkpoint``) that a run of the same situations resumes, with the same figures;
-    the checkpoints are removed once all are weighed. ``progress(stage, done, total)``:
-    the exact options by situations, then the proxy by upcard ranks."""
+    Weighed in parts, each kept as it finishes in a checkpoint (at ``checkpoint``, else
+    in the cache) that a run of the same situations resumes from either place, with the
+    same figures; removed once all are weighed. ``progress(stage, done, total)``: the
+    exact options by situations, then the proxy by upcard ranks."""
     name = f"situations-{variant.rules_hash[:16]}-{samples}-{seed}"
     key = f"{name}-{source_hash(*SOURCES)}"
-    checkpoints = [cache_dir() / f"{key}-checkpoint.npz"] + ([checkpoint] if checkpoint else [])
+    checkpoints = [checkpoint or cache_dir() / f"{key}-checkpoint.npz"]
+    if checkpoint:  # one left in the cache by a run without a checkpoint of its own
+        checkpoints.append(cache_dir() / f"{key}-checkpoint.npz")
 
     def weighed() -> dict[str, np.ndarray]:
         rng = np.random.default_rng(seed)
@@ -96,8 +98,8 @@ def sampled_situations(
 def _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress) -> np.ndarray:
     """Every option's EV of each situation (``weighed_situations``): the exact ones
     ``WEIGHED_ROWS`` situations at a time, then the proxy's one upcard rank at a time,
-    each part written to ``checkpoints`` as it finishes, resumed from the most
-    advanced of them."""
+    each part written to the first of ``checkpoints`` as it finishes, resumed from the
+    most advanced of them."""
     long = _long_exchanges(first_options(variant)[0])
     found = [saved for path in checkpoints if (saved := read_keyed_npz(path, key)) is not None]
     if found:
@@ -107,7 +109,7 @@ def _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress) -> np
         evs, rows, ranks = np.full((len(hands), len(long)), np.nan), 0, np.zeros(13, bool)
 
     def keep() -> None:
-        for path in checkpoints:
+        for path in checkpoints[:1]:
             try:
                 write_npz(path, key=key, evs=evs, rows=rows, ranks=ranks)
             except OSError:

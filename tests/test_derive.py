@@ -483,9 +483,10 @@ def test_the_printed_figures_compare_like_with_like():
 
 def test_an_interrupted_weighing_resumes_where_it_stopped_with_the_same_evs(monkeypatch, tmp_path):
     """Russian's sampled situations, interrupted after the second of three parts of exact
-    options and again after the proxy's fifth upcard rank, then resumed: the same EVs
-    bit for bit as weighed in one go, no part weighed twice, the checkpoints removed at
-    the end. (The proxy's EVs stand in for its own, whose tables take a minute a rank.)"""
+    options (kept in the cache: no checkpoint asked for) and again after the proxy's
+    fifth upcard rank (kept at the checkpoint asked for), then resumed: the same EVs bit
+    for bit as weighed in one go, no part weighed twice, the checkpoints removed at the
+    end. (The proxy's EVs stand in for its own, whose tables take a minute a rank.)"""
     from simulate import derive_situations as ds
 
     ranks = []
@@ -510,14 +511,19 @@ def test_an_interrupted_weighing_resumes_where_it_stopped_with_the_same_evs(monk
 
         return progress
 
-    for stop in (("exact options, situations", 40), ("proxy, upcard ranks", 5)):
-        with pytest.raises(KeyboardInterrupt):
-            ds.sampled_situations(variant, 60, 7, interrupt_at(*stop), checkpoint)
-        assert checkpoint.is_file() and (tmp_path / "cache").is_dir()
+    def cached() -> list:
+        return list((tmp_path / "cache").glob("*"))
+
+    with pytest.raises(KeyboardInterrupt):
+        ds.sampled_situations(variant, 60, 7, interrupt_at("exact options, situations", 40))
+    assert len(cached()) == 1 and not checkpoint.exists()
+    with pytest.raises(KeyboardInterrupt):
+        ds.sampled_situations(variant, 60, 7, interrupt_at("proxy, upcard ranks", 5), checkpoint)
+    assert checkpoint.is_file() and len(cached()) == 1
     resumed = ds.sampled_situations(variant, 60, 7, lambda *call: calls.append(call), checkpoint)
     assert ranks == list(range(13))
     exact = [done for stage, done, _ in calls if stage.startswith("exact")]
     assert exact == [20, 40, 60]  # each part reported as it is weighed, once
-    assert not checkpoint.exists() and not list((tmp_path / "cache").iterdir())
+    assert not checkpoint.exists() and not cached()
     whole = ds.weighed_situations(variant, resumed.hands, resumed.upcards, seed=7)
     assert np.isfinite(resumed.evs).all() and np.array_equal(resumed.evs, whole.evs)
