@@ -333,9 +333,14 @@ class _RuleSearch:
                         continue
                     grid = np.zeros((len(self.present), 13))
                     np.add.at(grid, (self.rows_of[held], self.up_ranks[held]), change[held])
+                    changed = np.flatnonzero(grid.any(axis=1))  # the others add nothing
+                    if not len(changed):
+                        continue
                     gain, *where = kernels.best_rule_jit(
-                        grid, self.masks, self.nth_ranks, no_holds, self.ranks_read
-                    )
+                        grid[changed], self.masks[changed], self.nth_ranks[changed], no_holds,
+                        self.ranks_read,
+                    )  # fmt: skip
+                    where[:2] = changed[where[:2]]
                     if found is None or gain > found[0]:
                         found = (gain, a, top, d, where, np.where(held, change, 0.0))
         gain, a, top, d, where, counted = found
