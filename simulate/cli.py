@@ -17,6 +17,7 @@ from typing import ClassVar
 import click
 import numba
 import pandas as pd
+import tomli_w
 from click.core import ParameterSource
 from tqdm import tqdm
 
@@ -35,6 +36,7 @@ from .optimal_game import optimal_result, supports_exact_draws
 from .optimal_sampled import SHORT_DRAWS, SampledOptimum, saved_sampled_optimum
 from .optimize import check_winner, optimize
 from .provenance import __version__, software
+from .refine import check_refined, refine
 from .report import build_report, write_report
 from .results import SIZES, headline_markdown, regenerate_results
 from .rules_text import describe_rules, pay_table_rows, rules_summary
@@ -1245,6 +1247,13 @@ def _derived_figures(data: dict, game_sold: bool) -> dict[str, float]:
 @main.command("optimize")
 @click.argument("variant")
 @click.option(
+    "--from",
+    "start",
+    metavar="STRATEGY",
+    help="Refine this rule strategy (a name or .toml file, e.g. expert) over the whole "
+    "strategy language: moves of its rules kept where they gain on the same deals.",
+)
+@click.option(
     "--rounds",
     default="400k",
     show_default=True,
@@ -1260,20 +1269,40 @@ def _derived_figures(data: dict, game_sold: bool) -> dict[str, float]:
 )
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=click.IntRange(min=0))
 @click.option(
+    "--z",
+    default=3.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="With --from: a move is kept where it gains more than z paired standard errors.",
+)
+@click.option(
+    "--sweeps",
+    default=3,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="With --from: passes over the moves at most.",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False),
-    help="Where the winner is written (default: strategies/VARIANT/optimized.toml).",
+    help="Where the winner is written (default: strategies/VARIANT/optimized.toml, with "
+    "--from strategies/VARIANT/refined.toml).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 @cluster_option
-def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
+def optimize_command(variant, start, rounds, check_rounds, seed, z, sweeps, out, as_json) -> None:
     """Search a family of rule-based strategies for VARIANT's best; write it and compare
-    it with the exact optimal fold-or-bet play."""
+    it with the exact optimal fold-or-bet play. With --from, refine a rule strategy by
+    play instead, and compare the result with it and the shipped strategies."""
     game = load_variant(variant)
-    path = Path(out or Path("strategies") / game.name / "optimized.toml")
+    default = "refined.toml" if start else "optimized.toml"
+    path = Path(out or Path("strategies") / game.name / default)
     if not path.resolve().parent.is_dir():
         raise InputError(f"--out {path}: no such folder {path.resolve().parent}")
+    if start:
+        _refine(game, start, rounds, check_rounds, seed, z, sweeps, path, as_json)
+        return
     best, strategy, search_rtp = optimize(game, rounds, seed)
     write_atomic(path, best.toml(game))
     check = check_winner(game, strategy, check_rounds, seed + 1)
@@ -1302,6 +1331,39 @@ def optimize_command(variant, rounds, check_rounds, seed, out, as_json) -> None:
             "exact optimal fold-or-bet rtp": exact,
         }
     )
+
+
+def _refine(game, start, rounds, check_rounds, seed, z, sweeps, path, as_json) -> None:
+    """``optimize --from``: the refined strategy written to ``path``, then checked on
+    other deals beside its start and the shipped strategies."""
+    with tqdm(total=1, disable=not sys.stderr.isatty(), desc="refining") as bar:
+
+        def progress(done: int, total: int, move: str) -> None:
+            bar.total = total
+            bar.set_postfix_str(move[:40])
+            bar.update(done - bar.n)
+
+        refined = refine(game, start, rounds, seed, z, sweeps, progress)
+    write_atomic(path, tomli_w.dumps(refined.strategy.data))
+    check = check_refined(game, refined, check_rounds, seed + 1)
+    data = {
+        "variant": game.name,
+        "strategy_file": str(path),
+        "search": refined.record(),
+        "check": check.to_json(),
+    }
+    if as_json:
+        print_json(data)
+        return
+    click.echo(
+        f"{game.name}: {len(refined.steps)} moves kept from {refined.start.name} "
+        f"({refined.tried} candidates played on {rounds:,} deals of seed {seed}); "
+        f"written to {path}"
+    )
+    for step in refined.steps:
+        click.echo(f"  {step.gain:+.6f} (SE {step.se:.6f})  {step.move}")
+    click.echo(f"check: {check_rounds:,} other deals (seed {seed + 1}), differences from it")
+    _print_frame(check.table, "strategies on the same deals")
 
 
 @main.command("report")

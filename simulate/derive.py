@@ -34,7 +34,10 @@ from .strategy_chart import write_chart
 from .strategy_text import rule_words
 from .variant import Variant, load_variant
 
-__all__ = ["HOLDS_ANY", "Ladder", "bet_gains", "derive_ladder", "named_strategies", "save_derived"]
+__all__ = [
+    "HOLDS_ANY", "Ladder", "bet_gains", "derive_ladder", "named_strategies", "save_derived",
+    "value_text",
+]  # fmt: skip
 
 HOLDS_ANY = ("", "A", "K", "Q", "J", "QJ", "KQ", "KQJ")
 """The ranks a rule may ask the player to hold one of ('' : no such condition)."""
@@ -129,9 +132,9 @@ class Rule:
         last_value = len(hands_by_value()[0]) - 1
         rule: dict = {"action": self.action}
         if self.first > 1:
-            rule["at_least"] = _value_text(self.first)
+            rule["at_least"] = value_text(self.first)
         if self.last < last_value:
-            rule["below"] = _value_text(self.last + 1)
+            rule["below"] = value_text(self.last + 1)
         if (self.low, self.high) != (0, 12):
             rule["upcard"] = RANKS[self.low : self.high + 1]
         if self.match != kernels.ANY:
@@ -143,7 +146,7 @@ class Rule:
         return rule
 
 
-def _value_text(value: int) -> str:
+def value_text(value: int) -> str:
     """A hand value as a rule names it: a category where it is the category's lowest
     hand, else five cards (ranks as the hand ranks them, suits spread unless a flush)."""
     for category in _NAMED:

@@ -86,6 +86,9 @@ def test_advise_json_and_buying_a_game():
         (["exact", "oasis", "--classes", "0"], "0 is not in the range"),
         (["exact", "oasis", "--classes", "2", "--table", "t.npz"], "keeps no table"),
         (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),
+        (["optimize", "oasis", "--from", "optimal"], "optimal is not a list of rules"),
+        (["optimize", "oasis", "--from", "best"], "unknown strategy 'best'"),
+        (["optimize", "oasis", "--from", "basic", "--rounds", "4096"], "at least 8,192 rounds"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message):
