@@ -19,7 +19,7 @@ from .compare import Comparison, compare, paired_difference
 from .derive import value_text
 from .evaluator import threshold_value
 from .simulation import DEFAULT_SEED, SimulationResult, run
-from .strategy import Strategy, StrategyError, hands_by_value, rule_strategy_names
+from .strategy import Strategy, StrategyError, hands_by_value, points_reached, rule_strategy_names
 from .variant import Variant, load_variant
 
 __all__ = ["Refined", "check_refined", "neighbours", "refine"]
@@ -82,8 +82,11 @@ def neighbours(data: dict) -> Iterator[tuple[str, dict]]:
 
             def changed(new_rule: dict | None, point=point, index=index) -> dict:
                 new = json.loads(json.dumps(data))
-                if new_rule is None:
+                if new_rule is None:  # dropped, and the decisions it alone led to
                     del new[point][index]
+                    rules = {key: new[key] for key in POINTS if key in new}
+                    reached = points_reached(rules, new.get("buy_game_decision", "never"))
+                    new = {key: value for key, value in new.items() if reached.get(key, True)}
                 else:
                     new[point][index] = new_rule
                 return new

@@ -392,6 +392,19 @@ def _always_applies(rule: dict) -> bool:
     return keep in ("none", "best-five") or keep.startswith("highest ")
 
 
+def points_reached(rules: dict[str, list[dict]], game: str = "never") -> dict[str, bool]:
+    """Per decision point, whether a strategy reaches it: its rules per point (as in a
+    strategy file) lead there, or (``buy_game``) ``game`` is ``rules``."""
+    actions = {point: {rule.get("action") for rule in listed} for point, listed in rules.items()}
+    return {
+        "first": True,
+        "after_buy": "buy" in actions.get("first", ()),
+        "after_draw": "exchange" in actions.get("first", ())
+        or "replace" in actions.get("after_buy", ()),
+        "buy_game": game == "rules",
+    }
+
+
 def _parse(root: Table, variant: Variant, file: str) -> Strategy:
     data = json.loads(json.dumps(root.data))
     name = root.text("name")
@@ -416,14 +429,7 @@ def _parse(root: Table, variant: Variant, file: str) -> Strategy:
         ):
             raise root.error(point, f"must be a list of rules ([[{point}]] tables)")
         rules[point] = listed
-    actions = {point: {rule.get("action") for rule in listed} for point, listed in rules.items()}
-    needed = {
-        "first": True,
-        "after_buy": "buy" in actions.get("first", ()),
-        "after_draw": "exchange" in actions.get("first", ())
-        or "replace" in actions.get("after_buy", ()),
-        "buy_game": game == "rules",
-    }
+    needed = points_reached(rules, game)
     rows = []
     for point in rules:
         if not needed[point]:

@@ -82,3 +82,20 @@ def test_optimize_from_a_strategy_writes_it_refined_and_checks_it(tmp_path):
     refined = load_strategy(str(out), "caribbean")
     assert refined.name == "refined" and "Refined by play from basic" in refined.description
     assert np.isfinite(data["check"]["table"][0]["rtp"])
+
+
+def test_a_rule_dropped_takes_the_decisions_only_it_led_to():
+    data = {
+        "name": "one-draw",
+        "variant": "oasis",
+        "first": [
+            {"action": "play", "at_least": "pair"},
+            {"action": "exchange", "keep": "four-flush", "draw": "four-flush"},
+            {"action": "fold"},
+        ],
+        "after_draw": [{"action": "play", "at_least": "ace-king"}, {"action": "fold"}],
+    }
+    dropped = dict(neighbours(data))["first rule 2 dropped"]
+    assert dropped["first"] == [data["first"][0], data["first"][2]]
+    assert "after_draw" not in dropped and Strategy.from_dict(dropped, "oasis").name == "one-draw"
+    assert "after_draw" in dict(neighbours(data))["first rule 1 dropped"]
