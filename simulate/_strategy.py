@@ -105,39 +105,48 @@ def _window_has(window_low, rank):
 @njit(cache=True)
 def draws_jit(cards):
     """Bits of the draws the cards hold (see FOUR_FLUSH...); none once made."""
-    value = hand_value_jit(cards)
-    category = category_jit(value, False)
-    bits = 0
-    suits = np.zeros(4, dtype=np.int64)
+    category = category_jit(hand_value_jit(cards), False)
+    if category >= Category.STRAIGHT_FLUSH:
+        return 0
+    ranks, suited = 0, 0  # suited: the ranks held in suit s at bits 16 s ..
     for card in cards:
-        suits[card & 3] += 1
-    if category < Category.FLUSH and suits.max() >= 4:
+        ranks |= 1 << (card >> 2)
+        suited |= 1 << (16 * (card & 3) + (card >> 2))
+    bits, most_suited, suited_high = 0, 0, False
+    for suit in range(4):
+        suit_ranks = (suited >> (16 * suit)) & _ALL_RANKS
+        count = _popcount(suit_ranks)
+        most_suited = max(most_suited, count)
+        suited_high |= _popcount(suit_ranks & _HIGH_RANKS) >= 2
+        if count >= 4 and _most_in_a_window(suit_ranks) >= 4:
+            bits |= FOUR_STRAIGHT_FLUSH
+    if category < Category.FLUSH and most_suited >= 4:
         bits |= FOUR_FLUSH
     if category < Category.STRAIGHT:
-        ranks = _rank_mask(cards)
-        held = _straight_windows(ranks)
-        for low in range(10):
-            if held[low] == 4:
-                bits |= FOUR_STRAIGHT
         extended = _extended(ranks)
+        for low in range(10):
+            if _popcount((extended >> low) & 31) == 4:
+                bits |= FOUR_STRAIGHT
         for low in range(1, 10):  # four in a row with a rank free at both ends
             if (extended >> low) & 15 == 15:
                 bits |= OPEN_STRAIGHT
         if bits & FOUR_STRAIGHT and not bits & OPEN_STRAIGHT:
             bits |= INSIDE_STRAIGHT
-    if category < Category.STRAIGHT:
-        if suits.max() == 3:
+        if most_suited == 3:
             bits |= THREE_FLUSH
-        if _suited_high(cards) >= 0:
+        if suited_high:
             bits |= SUITED_HIGH
-    if category < Category.STRAIGHT_FLUSH:
-        for suit in range(4):
-            if suits[suit] >= 4:
-                held = _straight_windows(_suit_rank_mask(cards, suit))
-                for low in range(10):
-                    if held[low] >= 4:
-                        bits |= FOUR_STRAIGHT_FLUSH
     return bits
+
+
+@njit(cache=True)
+def _most_in_a_window(rank_mask):
+    """The most ranks of ``rank_mask`` within one window of five (a straight's)."""
+    extended = _extended(rank_mask)
+    most = 0
+    for low in range(10):
+        most = max(most, _popcount((extended >> low) & 31))
+    return most
 
 
 @njit(cache=True)
