@@ -1255,6 +1255,7 @@ def _derived_figures(data: dict, game_sold: bool) -> dict[str, float]:
 )
 @click.option(
     "--rounds",
+    "-n",
     default="400k",
     show_default=True,
     type=RoundCount(),

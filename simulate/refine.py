@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ._engine import BLOCK
 from .cards import RANKS
 from .catalog import load_strategy
+from .cluster import takes_client
 from .compare import Comparison, compare, paired_difference
 from .derive import value_text
 from .evaluator import threshold_value
@@ -126,6 +127,7 @@ def _upcard_moves(ranks: str) -> list[str]:
     return [RANKS[a : b + 1] for a, b in runs if 0 <= a <= b <= 12 and (a, b) != (0, 12)]
 
 
+@takes_client
 def refine(
     variant: Variant | str,
     start: Strategy | str,
@@ -192,6 +194,7 @@ def refine(
     return Refined(found, start, steps, rtp, start_rtp, len(played), rounds, seed, z)
 
 
+@takes_client
 def check_refined(
     variant: Variant | str,
     refined: Refined,
