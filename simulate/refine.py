@@ -20,7 +20,14 @@ from .compare import Comparison, compare, paired_difference
 from .derive import value_text
 from .evaluator import threshold_value
 from .simulation import DEFAULT_SEED, SimulationResult, run
-from .strategy import Strategy, StrategyError, hands_by_value, points_reached, rule_strategy_names
+from .strategy import (
+    POINTS,
+    Strategy,
+    StrategyError,
+    hands_by_value,
+    points_reached,
+    rule_strategy_names,
+)
 from .variant import Variant, load_variant
 
 __all__ = ["Refined", "check_refined", "neighbours", "refine"]
@@ -28,7 +35,6 @@ __all__ = ["Refined", "check_refined", "neighbours", "refine"]
 THRESHOLD_STEPS = (1, 8, 64, 512)
 """How many hand values a threshold moves by, either way."""
 DROPPABLE = ("upcard_matches", "upcard_below", "draw", "holds", "holds_any", "category")
-POINTS = ("first", "after_buy", "after_draw")
 
 
 @dataclass(frozen=True)
@@ -85,8 +91,8 @@ def neighbours(data: dict) -> Iterator[tuple[str, dict]]:
                 new = json.loads(json.dumps(data))
                 if new_rule is None:  # dropped, and the decisions it alone led to
                     del new[point][index]
-                    rules = {key: new[key] for key in POINTS if key in new}
-                    reached = points_reached(rules, new.get("buy_game_decision", "never"))
+                    left = {key: new[key] for key in POINTS if key in new}
+                    reached = points_reached(left, new.get("buy_game_decision", "never"))
                     new = {key: value for key, value in new.items() if reached.get(key, True)}
                 else:
                     new[point][index] = new_rule
