@@ -81,6 +81,8 @@ def test_bench_simulate_writes_and_prints(tmp_path):
     printed = json.loads(result.output)
     assert printed == json.loads((tmp_path / "simulate.json").read_text())
     assert [row["variant"] for row in printed["rows"]][:2] == ["caribbean", "caribbean"]
+    experts = {row["variant"] for row in printed["rows"] if row["strategy"] == "expert"}
+    assert experts == {"oasis", "oasis-classic", "russian", "six-card", "six-card-125"}
     assert all(row["rounds_per_s_1_threads"] > 0 for row in printed["rows"])
     assert printed["python_eval7_caribbean"]["rounds_per_s"] > 0
     assert "plain Python loop over eval7" in (tmp_path / "simulate.txt").read_text()
