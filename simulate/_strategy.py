@@ -433,16 +433,19 @@ def first_action_jit(first_actions, value, upcard):
 @njit(cache=True)
 def nth_highest_rank_jit(cards, n):
     """The rank of the ``n``-th highest of the cards (1: the highest; pairs count twice)."""
-    ranks = np.sort(cards >> 2)
-    return ranks[ranks.shape[0] - n]
+    counted = 0
+    for rank in range(12, -1, -1):
+        for card in cards:
+            counted += card >> 2 == rank
+        if counted >= n:
+            return rank
+    return -1
 
 
 @njit(cache=True, inline="always")
 def _holds(rule, cards, value, category, ranks, up_rank) -> bool:
     """Whether the rule's conditions on the hand's value and ranks and the upcard's rank
     hold."""
-    if rule[UPCARD_BELOW] and up_rank >= nth_highest_rank_jit(cards, rule[UPCARD_BELOW]):
-        return False
     if value < rule[VALUE_MIN] or value > rule[VALUE_MAX]:
         return False
     if not (rule[CATEGORIES] >> category) & 1:
@@ -453,7 +456,9 @@ def _holds(rule, cards, value, category, ranks, up_rank) -> bool:
         return False
     if not (rule[UPCARD] >> up_rank) & 1:
         return False
-    return not (rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES])
+    if rule[UPCARD_MATCHES] >= 0 and ((ranks >> up_rank) & 1) != rule[UPCARD_MATCHES]:
+        return False
+    return not (rule[UPCARD_BELOW] and up_rank >= nth_highest_rank_jit(cards, rule[UPCARD_BELOW]))
 
 
 def decide(strategy, point, cards, upcard, seen):
