@@ -74,14 +74,11 @@ def _extended(rank_mask):
     return (rank_mask << 1) | ((rank_mask >> 12) & 1)
 
 
-@njit(cache=True)
-def _straight_windows(rank_mask):
-    """Per window of five ranks (low card 0 = the wheel A-5 .. 9 = T-A), how many are held."""
-    extended = _extended(rank_mask)
-    held = np.zeros(10, dtype=np.int64)
-    for low in range(10):
-        held[low] = _popcount((extended >> low) & 31)
-    return held
+@njit(cache=True, inline="always")
+def _in_window(rank_mask, low):
+    """How many ranks of ``rank_mask`` the window of five ranks from ``low`` holds (0 =
+    the wheel A-5 .. 9 = T-A)."""
+    return _popcount((_extended(rank_mask) >> low) & 31)
 
 
 @njit(cache=True)
@@ -125,7 +122,7 @@ def draws_jit(cards):
     if category < Category.STRAIGHT:
         extended = _extended(ranks)
         for low in range(10):
-            if _popcount((extended >> low) & 31) == 4:
+            if _in_window(ranks, low) == 4:
                 bits |= FOUR_STRAIGHT
         for low in range(1, 10):  # four in a row with a rank free at both ends
             if (extended >> low) & 15 == 15:
@@ -142,10 +139,9 @@ def draws_jit(cards):
 @njit(cache=True)
 def _most_in_a_window(rank_mask):
     """The most ranks of ``rank_mask`` within one window of five (a straight's)."""
-    extended = _extended(rank_mask)
     most = 0
     for low in range(10):
-        most = max(most, _popcount((extended >> low) & 31))
+        most = max(most, _in_window(rank_mask, low))
     return most
 
 
@@ -169,15 +165,12 @@ def _suited_high(cards):
 @njit(cache=True)
 def _keep_rank_group(cards, size, skip_rank):
     """Mask (over positions) of the highest rank held exactly ``size`` times, else 0."""
-    counts = np.zeros(13, dtype=np.int64)
-    for card in cards:
-        counts[card >> 2] += 1
     for rank in range(12, -1, -1):
-        if counts[rank] == size and rank != skip_rank:
-            mask = 0
-            for i in range(cards.shape[0]):
-                if cards[i] >> 2 == rank:
-                    mask |= 1 << i
+        mask = 0
+        for i in range(cards.shape[0]):
+            if cards[i] >> 2 == rank:
+                mask |= 1 << i
+        if _popcount(mask) == size and rank != skip_rank:
             return mask, rank
     return 0, -1
 
@@ -276,25 +269,22 @@ def keep_mask_jit(cards, keep, keep_count):
             if cards[i] >> 2 == 11 and king < 0:
                 king = i
         return (1 << ace) | (1 << king) if ace >= 0 and king >= 0 else -1
-    suits = np.zeros(4, dtype=np.int64)
-    for card in cards:
-        suits[card & 3] += 1
     if keep == KEEP_FOUR_FLUSH:
         for suit in range(3, -1, -1):
-            if suits[suit] == 4:
+            if _popcount(_suit_rank_mask(cards, suit)) == 4:
                 return _keep_suited(cards, suit, _ALL_RANKS)
         return -1
     if keep == KEEP_THREE_FLUSH:  # three cards of a suit (its highest three)
         for suit in range(4):
-            if suits[suit] >= 3:
+            if _popcount(_suit_rank_mask(cards, suit)) >= 3:
                 return _highest(cards, 3, ~_keep_suited(cards, suit, _ALL_RANKS))
         return -1
     if keep == KEEP_SUITED_HIGH:
         return _suited_high(cards)
     if keep == KEEP_FOUR_STRAIGHT:
-        held = _straight_windows(_rank_mask(cards))
+        ranks = _rank_mask(cards)
         for low in range(9, -1, -1):
-            if held[low] == 4:
+            if _in_window(ranks, low) == 4:
                 return _keep_in_window(cards, low, -1)
         return -1
     if keep == KEEP_OPEN_STRAIGHT:  # four in a row, a rank free at both ends: the highest
@@ -313,7 +303,7 @@ def keep_mask_jit(cards, keep, keep_count):
         for low in range(9, -1, -1):
             for suit in range(4):
                 suited = _suit_rank_mask(cards, suit)
-                if suits[suit] >= 4 and _straight_windows(suited)[low] >= 4:
+                if _popcount(suited) >= 4 and _in_window(suited, low) >= 4:
                     return _keep_in_window(cards, low, suit)
         return -1
     return -1
