@@ -1345,8 +1345,9 @@ def _refine(game, start, rounds, check_rounds, seed, z, sweeps, path, as_json) -
             bar.update(done - bar.n)
 
         refined = refine(game, start, rounds, seed, z, sweeps, progress)
-    write_atomic(path, tomli_w.dumps(refined.strategy.data))
+    write_atomic(path, tomli_w.dumps(refined.strategy.data))  # kept should the check stop
     check = check_refined(game, refined, check_rounds, seed + 1)
+    write_atomic(path, tomli_w.dumps(refined.checked_data(check)))
     data = {
         "variant": game.name,
         "strategy_file": str(path),

@@ -62,6 +62,18 @@ class Refined:
     seed: int
     z: float
 
+    def checked_data(self, check: Comparison) -> dict:
+        """The refined strategy's data, its description saying what ``check``
+        (``check_refined``) found against its start."""
+        row = check.table.iloc[1]
+        played = check.results[0]
+        words = (
+            f" On {played.rounds:,} other deals (seed {played.seed}) it returns "
+            f"{-row['difference']:+.6f} against {self.start.name} (paired SE "
+            f"{row['difference_se']:.6f})."
+        )
+        return self.strategy.data | {"description": self.strategy.description + words}
+
     def record(self) -> dict:
         return {
             "start": self.start.name,

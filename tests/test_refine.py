@@ -81,6 +81,7 @@ def test_optimize_from_a_strategy_writes_it_refined_and_checks_it(tmp_path):
     assert data["check"]["seed"] == 2 and data["check"]["rounds"] == 64_000
     refined = load_strategy(str(out), "caribbean")
     assert refined.name == "refined" and "Refined by play from basic" in refined.description
+    assert "On 64,000 other deals (seed 2) it returns" in refined.description
     assert np.isfinite(data["check"]["table"][0]["rtp"])
 
 
