@@ -1346,6 +1346,13 @@ def _refine(game, start, rounds, check_rounds, seed, z, sweeps, path, as_json) -
 
         refined = refine(game, start, rounds, seed, z, sweeps, progress)
     write_atomic(path, tomli_w.dumps(refined.strategy.data))  # kept should the check stop
+    if refined.interrupted:
+        click.echo(
+            f"interrupted: the best of {refined.tried} candidates ({len(refined.steps)} moves "
+            f"kept) written to {path}, not checked",
+            err=True,
+        )
+        sys.exit(130)
     check = check_refined(game, refined, check_rounds, seed + 1)
     write_atomic(path, tomli_w.dumps(refined.checked_data(check)))
     data = {

@@ -61,6 +61,8 @@ class Refined:
     rounds: int
     seed: int
     z: float
+    interrupted: bool = False
+    """Stopped by Ctrl-C: the best found before it."""
 
     def checked_data(self, check: Comparison) -> dict:
         """The refined strategy's data, its description saying what ``check``
@@ -84,6 +86,7 @@ class Refined:
             "start_rtp": self.start_rtp,
             "rtp": self.rtp,
             "steps": [vars(step) for step in self.steps],
+            "interrupted": self.interrupted,
         }
 
 
@@ -160,7 +163,7 @@ def refine(
     there exceeds the best's by more than ``z`` paired standard errors becomes the best,
     and the search goes on from the next move; at most ``sweeps`` passes over the moves,
     fewer where a pass keeps none. ``progress(done, total, move)`` after each candidate
-    of a pass."""
+    of a pass. Ctrl-C stops the search with the best found so far (``interrupted``)."""
     if rounds < 2 * BLOCK:
         raise ValueError(
             f"refining needs at least {2 * BLOCK:,} rounds a candidate (paired standard "
@@ -179,29 +182,36 @@ def refine(
                 strategy = Strategy.from_dict(data, variant)
             except StrategyError:
                 return None
-            played[key] = run(variant, strategy, rounds, seed=seed)
+            outcome = run(variant, strategy, rounds, seed=seed)
+            if outcome.interrupted:
+                raise KeyboardInterrupt
+            played[key] = outcome
         return played[key]
 
     best = {k: v for k, v in start.data.items() if k != "description"}
     best_result = start_result = result(best)
     steps: list[Step] = []
-    for _ in range(sweeps):
-        kept, position, moves = len(steps), 0, list(neighbours(best))
-        while position < len(moves):
-            move, data = moves[position]
-            position += 1
-            if progress:
-                progress(position, len(moves), move)
-            candidate = result(data)
-            if candidate is None:
-                continue
-            gain, se = paired_difference(candidate, best_result)
-            if gain > z * se:
-                best, best_result = data, candidate
-                steps.append(Step(move, gain, se))
-                moves = list(neighbours(best))
-        if len(steps) == kept:
-            break
+    interrupted = False
+    try:
+        for _ in range(sweeps):
+            kept, position, moves = len(steps), 0, list(neighbours(best))
+            while position < len(moves):
+                move, data = moves[position]
+                position += 1
+                if progress:
+                    progress(position, len(moves), move)
+                candidate = result(data)
+                if candidate is None:
+                    continue
+                gain, se = paired_difference(candidate, best_result)
+                if gain > z * se:
+                    best, best_result = data, candidate
+                    steps.append(Step(move, gain, se))
+                    moves = list(neighbours(best))
+            if len(steps) == kept:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
     rtp, start_rtp = best_result.summary["rtp"], start_result.summary["rtp"]
     words = (
         f"Refined by play from {start.name} (studsim optimize --from): {len(steps)} moves "
@@ -209,7 +219,7 @@ def refine(
         f"deals (seed {seed}), {rtp - start_rtp:+.6f} RTP in all there."
     )
     found = Strategy.from_dict(best | {"name": "refined", "description": words}, variant)
-    return Refined(found, start, steps, rtp, start_rtp, len(played), rounds, seed, z)
+    return Refined(found, start, steps, rtp, start_rtp, len(played), rounds, seed, z, interrupted)
 
 
 @takes_client
