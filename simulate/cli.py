@@ -1296,6 +1296,10 @@ def optimize_command(variant, start, rounds, check_rounds, seed, z, sweeps, out,
     """Search a family of rule-based strategies for VARIANT's best; write it and compare
     it with the exact optimal fold-or-bet play. With --from, refine a rule strategy by
     play instead, and compare the result with it and the shipped strategies."""
+    context = click.get_current_context()
+    for name in ("z", "sweeps"):
+        if not start and context.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            raise InputError(f"--{name} goes with --from (a rule strategy to refine)")
     game = load_variant(variant)
     default = "refined.toml" if start else "optimized.toml"
     path = Path(out or Path("strategies") / game.name / default)

@@ -369,7 +369,8 @@ def named_strategies(ladder, checked: dict | None = None) -> dict[str, Strategy]
     figures of ``ladder.check``). Where no rung is within the expert's cost, the expert
     is the last rung; where none is within the simple's, the simple is the fewest rules
     within that cost of the expert."""
-    rungs, (_, expert) = shipped_rungs(ladder), ladder.named_costs
+    rungs = shipped_rungs(ladder)
+    _, expert = ladder.named_costs  # the names: simple, expert
     named = {}
     for name, cost in ladder.named_costs.items():
         rung = rungs[name]

@@ -77,9 +77,8 @@ def sampled_situations(
     exact options by situations, then the proxy by upcard ranks."""
     name = f"situations-{variant.rules_hash[:16]}-{samples}-{seed}"
     key = f"{name}-{source_hash(*SOURCES)}"
-    checkpoints = [checkpoint or cache_dir() / f"{key}-checkpoint.npz"]
-    if checkpoint:  # one left in the cache by a run without a checkpoint of its own
-        checkpoints.append(cache_dir() / f"{key}-checkpoint.npz")
+    cached = cache_dir() / f"{key}-checkpoint.npz"  # a run without a checkpoint of its own
+    checkpoints = [checkpoint, cached] if checkpoint else [cached]
 
     def weighed() -> dict[str, np.ndarray]:
         rng = np.random.default_rng(seed)
@@ -109,12 +108,13 @@ def _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress) -> np
         evs, rows, ranks = np.full((len(hands), len(long)), np.nan), 0, np.zeros(13, bool)
 
     def keep() -> None:
-        for path in checkpoints[:1]:
-            try:
-                write_npz(path, key=key, evs=evs, rows=rows, ranks=ranks)
-            except OSError:
-                if path.parent != cache_dir():  # the cache's copy is kept where it can be
-                    raise
+        if not checkpoints:
+            return
+        try:
+            write_npz(checkpoints[0], key=key, evs=evs, rows=rows, ranks=ranks)
+        except OSError:
+            if checkpoints[0].parent != cache_dir():  # the cache's is kept where it can be
+                raise
 
     while rows < len(hands):
         part = slice(rows, min(rows + WEIGHED_ROWS, len(hands)))

@@ -88,6 +88,7 @@ def test_advise_json_and_buying_a_game():
         (["optimize", "oasis", "--out", "/no/such/dir/s.toml"], "no such folder"),
         (["optimize", "oasis", "--from", "optimal"], "optimal is not a list of rules"),
         (["optimize", "oasis", "--from", "best"], "unknown strategy 'best'"),
+        (["optimize", "oasis", "--sweeps", "2"], "--sweeps goes with --from"),
         (["optimize", "oasis", "--from", "basic", "--rounds", "4096"], "at least 8,192 rounds"),
     ],
 )

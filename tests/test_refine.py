@@ -102,9 +102,9 @@ def test_a_rule_dropped_takes_the_decisions_only_it_led_to():
     assert "after_draw" in dict(neighbours(data))["first rule 1 dropped"]
 
 
-def test_an_interrupted_refinement_keeps_the_best_found_before(monkeypatch):
-    """Ctrl-C while the third candidate plays: the search stops with the best of the
-    two played (the start, or a move kept), marked interrupted."""
+@pytest.fixture
+def third_run_interrupted(monkeypatch) -> list:
+    """Ctrl-C while the refinement's third candidate plays; the calls made, listed."""
     from simulate import refine as module
 
     real_run, calls = module.run, []
@@ -116,25 +116,22 @@ def test_an_interrupted_refinement_keeps_the_best_found_before(monkeypatch):
         return real_run(*args, **kwargs)
 
     monkeypatch.setattr(module, "run", run)
+    return calls
+
+
+def test_an_interrupted_refinement_keeps_the_best_found_before(third_run_interrupted):
+    """Ctrl-C while the third candidate plays: the search stops with the best of the
+    two played (the start, or a move kept), marked interrupted."""
     start = Strategy.from_dict(TOO_TIGHT, "caribbean")
     refined = refine("caribbean", start, 1 << 16, seed=5)
-    assert refined.interrupted and refined.tried == 2 and len(calls) == 3
+    assert refined.interrupted and refined.tried == 2 and len(third_run_interrupted) == 3
     assert refined.record()["interrupted"] is True
     assert len(refined.steps) <= 1 and refined.strategy.name == "refined"
 
 
-def test_optimize_from_interrupted_writes_the_best_so_far_and_exits_130(monkeypatch, tmp_path):
-    from simulate import refine as module
-
-    real_run, calls = module.run, []
-
-    def run(*args, **kwargs):
-        calls.append(args)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real_run(*args, **kwargs)
-
-    monkeypatch.setattr(module, "run", run)
+def test_optimize_from_interrupted_writes_the_best_so_far_and_exits_130(
+    third_run_interrupted, tmp_path
+):
     out = tmp_path / "refined.toml"
     args = ["optimize", "caribbean", "--from", "basic", "-n", "64k", "--out", str(out)]
     result = CliRunner().invoke(main, args)
