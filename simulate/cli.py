@@ -743,7 +743,7 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     "--samples",
     type=click.IntRange(min=2),
     help="Optimal play where more than two cards may be exchanged: situations weighed "
-    "to measure what the longer exchanges add (default 2000; 2 to 3 s each here).",
+    "to measure what the longer exchanges add (default 2000; 1 to 2 s each here).",
 )
 @click.option(
     "--short-draws",

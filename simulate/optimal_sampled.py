@@ -52,7 +52,7 @@ import numpy as np
 
 from ._decisions import best_options_jit
 from ._exact import thrown_count_jit
-from ._io import read_keyed_npz, write_npz
+from ._io import read_keyed_npz, read_npz, write_npz
 from ._tables import source_hash
 from .cluster import current_client, unit_results
 from .codes import Action
@@ -313,8 +313,8 @@ def sampled_optimum(
     candidates = _candidates(seed, blocks * thin, classes)
     proxy_path = folder / f"optimal-proxy{suffix}-seed{seed}.npz"
     proxy, proxy_seconds = _game_proxy(
-        variant, proxy_path, f"{key}-{blocks * BLOCK * thin}", candidates, short_draws,
-        classes, progress and functools.partial(progress, "proxy"),
+        variant, proxy_path, key, candidates, short_draws, classes,
+        progress and functools.partial(progress, "proxy"),
     )  # fmt: skip
     kept = thinned(proxy.samples, thin)[: blocks * BLOCK]
     if thin != THIN:  # which situations are weighed depends on the proxy
@@ -383,11 +383,14 @@ def _weighed_block(sampling: tuple, block: tuple) -> dict:
 def _game_proxy(
     variant, path, key, situations, short_draws, classes, progress
 ) -> tuple[ProxyGains, float]:
-    """The proxy gains of the game and of the ``situations`` (classes, upcards) and the
-    seconds they took, kept at ``path``."""
-    key = f"{key}-{source_hash('_proxy.py', 'proxy.py')}"
-    if saved := read_keyed_npz(path, key):
-        return _proxy_of(saved), float(saved["seconds"])
+    """The proxy gains of the game and of the ``situations`` (classes, upcards: the first
+    of the stream ``key`` names) and the seconds they took, kept at ``path`` (a proxy kept
+    there for more situations of the stream serves as well)."""
+    count, code = len(situations[0]), source_hash("_proxy.py", "proxy.py")
+    if (saved := read_npz(path)) and proxy_serves(str(saved.get("key")), key, count, code):
+        proxy = _proxy_of(saved)
+        return dataclasses.replace(proxy, samples=proxy.samples[:count]), float(saved["seconds"])
+    key = f"{key}-{count}-{code}"
     start = time.perf_counter()
     hands = _class_weights()[0][situations[0]]
     gains = proxy_gains(
@@ -396,6 +399,14 @@ def _game_proxy(
     seconds = time.perf_counter() - start
     write_npz(path, key=np.array(key), seconds=np.array(seconds), **_proxy_arrays(gains))
     return gains, seconds
+
+
+def proxy_serves(saved: str, stream: str, count: int, code: str) -> bool:
+    """Whether a proxy kept with key ``saved`` holds the first ``count`` situations of the
+    stream ``stream``, weighed by the proxy's code ``code``."""
+    kept_stream, kept_count, kept_code = ([""] * 2 + saved.rsplit("-", 2))[-3:]
+    served = kept_count.isdigit() and int(kept_count) >= count
+    return served and (kept_stream, kept_code) == (stream, code)
 
 
 def _proxy_arrays(gains: ProxyGains) -> dict:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from simulate import _situation as kernels
 from simulate import optimal_sampled
-from simulate._io import read_keyed_npz
+from simulate._io import read_keyed_npz, read_npz
 from simulate._tables import source_hash
 from simulate.cli import main
 from simulate.exact import first_options, value_lists
@@ -19,6 +19,7 @@ from simulate.optimal_sampled import (
     BLOCK,
     Z_999,
     _class_weights,
+    proxy_serves,
     run_suffix,
     sample_situations,
     sampled_optimum,
@@ -204,6 +205,12 @@ def test_thinned_samples_are_the_drawn_ones_kept_and_a_longer_run_extends_them(
     assert figures["thin"] == 3 and figures["strata"]["zero_share"] == 0.5
     assert "one in 3 kept" in longer.to_json()["method"]
 
+    def weighed_again(*args, **kwargs):
+        raise AssertionError("the proxy kept for 60 samples serves 40")
+
+    monkeypatch.setattr(optimal_sampled, "proxy_gains", weighed_again)
+    assert sampled_optimum(variant, runs(folder, 1), 40, **options).summary() == first.summary()
+
 
 def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monkeypatch):
     variant, folder = cheap_exchanges
@@ -300,9 +307,8 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     shipped = saved_sampled_optimum(variant, split, thin)
     suffix = run_suffix(split, thin)
     drawn = -(-shipped.samples // BLOCK) * BLOCK * thin
-    assert read_keyed_npz(
-        folder / f"optimal-proxy{suffix}-seed1.npz", f"{samples}-{drawn}-{proxy_code}"
-    )
+    kept = read_npz(folder / f"optimal-proxy{suffix}-seed1.npz")
+    assert proxy_serves(str(kept["key"]), samples, drawn, proxy_code)
     if thin > 1:
         samples += f"-thin{thin}-{proxy_code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
