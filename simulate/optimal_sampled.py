@@ -387,7 +387,7 @@ def _game_proxy(
     of the stream ``key`` names) and the seconds they took, kept at ``path`` (a proxy kept
     there for more situations of the stream serves as well)."""
     count, code = len(situations[0]), source_hash("_proxy.py", "proxy.py")
-    if (saved := read_npz(path)) and proxy_serves(str(saved.get("key")), key, count, code):
+    if saved := kept_proxy(path, key, count, code):
         proxy = _proxy_of(saved)
         return dataclasses.replace(proxy, samples=proxy.samples[:count]), float(saved["seconds"])
     key = f"{key}-{count}-{code}"
@@ -401,12 +401,14 @@ def _game_proxy(
     return gains, seconds
 
 
-def proxy_serves(saved: str, stream: str, count: int, code: str) -> bool:
-    """Whether a proxy kept with key ``saved`` holds the first ``count`` situations of the
-    stream ``stream``, weighed by the proxy's code ``code``."""
-    kept_stream, kept_count, kept_code = ([""] * 2 + saved.rsplit("-", 2))[-3:]
-    served = kept_count.isdigit() and int(kept_count) >= count
-    return served and (kept_stream, kept_code) == (stream, code)
+def kept_proxy(path: Path, stream: str, count: int, code: str) -> dict | None:
+    """The proxy kept at ``path`` (its arrays) where it holds at least the first ``count``
+    situations of the stream ``stream``, weighed by the proxy's code ``code``; else None."""
+    saved = read_npz(path)
+    kept = len(saved.get("proxy_samples", ())) if saved else 0
+    if kept < count or str(saved.get("key")) != f"{stream}-{kept}-{code}":
+        return None
+    return saved
 
 
 def _proxy_arrays(gains: ProxyGains) -> dict:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from simulate import _situation as kernels
 from simulate import optimal_sampled
-from simulate._io import read_keyed_npz, read_npz
+from simulate._io import read_keyed_npz
 from simulate._tables import source_hash
 from simulate.cli import main
 from simulate.exact import first_options, value_lists
@@ -19,7 +19,7 @@ from simulate.optimal_sampled import (
     BLOCK,
     Z_999,
     _class_weights,
-    proxy_serves,
+    kept_proxy,
     run_suffix,
     sample_situations,
     sampled_optimum,
@@ -307,8 +307,7 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     shipped = saved_sampled_optimum(variant, split, thin)
     suffix = run_suffix(split, thin)
     drawn = -(-shipped.samples // BLOCK) * BLOCK * thin
-    kept = read_npz(folder / f"optimal-proxy{suffix}-seed1.npz")
-    assert proxy_serves(str(kept["key"]), samples, drawn, proxy_code)
+    assert kept_proxy(folder / f"optimal-proxy{suffix}-seed1.npz", samples, drawn, proxy_code)
     if thin > 1:
         samples += f"-thin{thin}-{proxy_code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
