@@ -390,15 +390,20 @@ def _game_proxy(
     if saved := kept_proxy(path, key, count, code):
         proxy = _proxy_of(saved)
         return dataclasses.replace(proxy, samples=proxy.samples[:count]), float(saved["seconds"])
-    key = f"{key}-{count}-{code}"
     start = time.perf_counter()
     hands = _class_weights()[0][situations[0]]
     gains = proxy_gains(
         variant, short_draws, hands, situations[1], classes=classes, progress=progress
     )
     seconds = time.perf_counter() - start
-    write_npz(path, key=np.array(key), seconds=np.array(seconds), **_proxy_arrays(gains))
+    kept_key = np.array(_proxy_key(key, count, code))
+    write_npz(path, key=kept_key, seconds=np.array(seconds), **_proxy_arrays(gains))
     return gains, seconds
+
+
+def _proxy_key(stream: str, count: int, code: str) -> str:
+    """The key of a proxy kept for the first ``count`` situations of ``stream``."""
+    return f"{stream}-{count}-{code}"
 
 
 def kept_proxy(path: Path, stream: str, count: int, code: str) -> dict | None:
@@ -406,7 +411,7 @@ def kept_proxy(path: Path, stream: str, count: int, code: str) -> dict | None:
     situations of the stream ``stream``, weighed by the proxy's code ``code``; else None."""
     saved = read_npz(path)
     kept = len(saved.get("proxy_samples", ())) if saved else 0
-    if kept < count or str(saved.get("key")) != f"{stream}-{kept}-{code}":
+    if kept < count or str(saved.get("key")) != _proxy_key(stream, kept, code):
         return None
     return saved
 
