@@ -209,11 +209,11 @@ def test_seeing_nothing_weighs_the_blind_players_exact_ev():
     fees, forced = RUSSIAN.draw_arrays()
     lists = value_lists()
     for text, upcard in (("2c 7d 9h Js Qc", "4s"), ("9c 9d 5h 6s 8h", "3c")):
-        cards = [*sorted(parse_cards(text)), parse_cards(upcard)[0]]
+        cards = np.array([*sorted(parse_cards(text)), parse_cards(upcard)[0]], dtype=np.int64)
         best, ev = np.empty(1, dtype=np.int64), np.empty(1)
-        best_options_jit(
-            RUSSIAN.arrays(), lists, np.array([cards[:5]]), np.array([cards[5]]), options,
-            fees, forced, needs_pair_tables(RUSSIAN), best, ev,
+        best_options_jit(  # int64 cards, as the product passes them: one compiled kernel
+            RUSSIAN.arrays(), lists, cards[None, :5], cards[5:], options, fees, forced,
+            needs_pair_tables(RUSSIAN), best, ev,
         )  # fmt: skip
         kind, keep = options[best[0]]
         long_exchange = kind == Action.EXCHANGE and bin(keep).count("1") <= 2
