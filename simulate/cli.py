@@ -7,7 +7,9 @@ import functools
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -125,6 +127,25 @@ def _show_warning(message, *_) -> None:
     click.echo(f"Warning: {message}", err=True)
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (``kill``, a batch system's time limit) taken as Ctrl-C while a command
+    runs: a long run keeps what finished and says so. A shell starts background jobs
+    deaf to Ctrl-C's signal, so this is how those are stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class StudsimGroup(click.Group):
     """A command group whose errors are one line on stderr: ``Error: ...``, exit status 2."""
 
@@ -132,7 +153,7 @@ class StudsimGroup(click.Group):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _terminate_as_interrupt():
                 warnings.showwarning = _show_warning
                 code = super().main(*args, standalone_mode=False, **kwargs)
         except click.ClickException as error:

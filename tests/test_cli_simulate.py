@@ -1,4 +1,6 @@
 import json
+import os
+import signal
 
 import pytest
 from click.testing import CliRunner
@@ -155,6 +157,29 @@ def test_an_interrupted_simulation_keeps_what_finished_and_exits_130(tmp_path, m
     assert result.exit_code == 130
     data = json.loads(out.read_text())
     assert data["interrupted"] is True and 0 < data["summary"]["rounds"] < 2_000_000
+
+
+class _Terminated(_Interrupting):
+    """A progress bar through which the process is sent SIGTERM at the second update."""
+
+    def update(self, count):
+        self.n += count
+        self.updates += 1
+        if self.updates == 2:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
+def test_a_terminated_simulation_keeps_what_finished_as_when_interrupted(tmp_path, monkeypatch):
+    """SIGTERM, the signal ``kill`` and batch systems send (background jobs ignore
+    Ctrl-C's), stops a run as Ctrl-C does; the process's own handler is back after."""
+    monkeypatch.setattr("simulate.cli.tqdm", _Terminated)
+    before = signal.getsignal(signal.SIGTERM)
+    out = tmp_path / "partial.json"
+    result = run("simulate", "oasis", "-n", "2M", "--progress", "--out", str(out), "--json")
+    assert result.exit_code == 130
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and 0 < data["summary"]["rounds"] < 2_000_000
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 def test_an_interrupted_report_writes_nothing_and_exits_130(tmp_path, monkeypatch):
