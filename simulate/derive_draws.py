@@ -71,7 +71,8 @@ SAMPLED_CHECK_ROUNDS = 1 << 27
 difference varies more: about 2.4 antes a round in Russian, a standard error of 0.0002
 on 2^27 rounds."""
 METHOD = (
-    "Each rung adds the rule (put first, or last before the default) that gains the most "
+    "Each rung adds the rule (put before any of the rules, or last before the default) that "
+    "gains the most "
     "over situations dealt at random, every option of each weighed exactly{proxy} (decisions "
     "after the draw exact), on the dealt cards or, where a sixth card is sold, after the buy "
     "(on every card bought), then each of the rung's rules at that decision is replaced by "
@@ -250,9 +251,9 @@ class Grown:
     default: str
     rungs: list[list[Found]]
     """Per rung, its rules in the order a strategy reads them (the default aside)."""
-    added: list[tuple[Found, bool, int]]
-    """Per rung after the first: the rule it added, whether put first, and how many of
-    its rules the refit then replaced."""
+    added: list[tuple[Found, int, int]]
+    """Per rung after the first: the rule it added, where it was put (its index among the
+    rung's rules before the refit), and how many of its rules the refit then replaced."""
     losses: np.ndarray
     """Per rung and sampled situation, what the rung's choices lose to the best."""
 
@@ -299,34 +300,37 @@ class _RuleSearch:
             covered &= self.draws & DRAWS[found.draw] > 0
         return covered & (self.chosen[action] >= 0)
 
-    def state(self, reading: list[tuple[Found, int]]) -> tuple[np.ndarray, np.ndarray]:
-        """Per row, the EV the rules (read in order, the default last) choose, and whether
-        a rule applied."""
+    def state(self, reading: list[tuple[Found, int]]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Per row, the EV the rules (read in order, the default last) choose, and for each
+        place a rule can be put (before rule 1, .., last) whether the rules before it apply."""
         current = self.evs[:, self.default].copy()
-        claimed = np.zeros(len(current), dtype=bool)
+        claimed = [np.zeros(len(current), dtype=bool)]
         for found, action in reading:
             applies = self.applies(found, action)
-            new = applies & ~claimed
+            new = applies & ~claimed[-1]
             current[new] = self.evs[self.rows[new], self.chosen[action][new]]
-            claimed |= applies
+            claimed.append(claimed[-1] | applies)
         return current, claimed
 
     def lost(self, reading: list[tuple[Found, int]]) -> float:
         return float(self.weights @ (self.choices.best - self.state(reading)[0]))
 
-    def best(self, current: np.ndarray, claimed: np.ndarray) -> tuple[Found, int, bool] | None:
-        """The rule that gains most put first or last (before the default), with its
-        action's index and whether first; None where none gains. A candidate whose gains
+    def best(
+        self, current: np.ndarray, claimed: list[np.ndarray]
+    ) -> tuple[Found, int, int] | None:
+        """The rule that gains most put at one of the places of ``claimed`` (those the
+        rules before each place apply to; the last: before the default), with its
+        action's index and its place; None where none gains. A candidate whose gains
         summed over every row it could change cannot beat the best found is skipped."""
         evs, weights, rows = self.evs, self.weights, self.rows
         found, no_holds = None, np.zeros(1, dtype=np.int64)
         for a in range(len(self.actions)):
             applies = self.chosen[a] >= 0
             ev = np.where(applies, evs[rows, np.maximum(self.chosen[a], 0)], 0.0)
-            for top in (True, False):
-                if not top and a == self.default:
+            for place, before in enumerate(claimed):
+                if place == len(claimed) - 1 and a == self.default:
                     continue
-                change = np.where(applies & (top | ~claimed), weights * (ev - current), 0.0)
+                change = np.where(applies & ~before, weights * (ev - current), 0.0)
                 gains = np.maximum(change, 0.0)
                 for d, held in enumerate(self.held):
                     if found is not None and gains[held].sum() <= found[0]:
@@ -342,8 +346,8 @@ class _RuleSearch:
                     )  # fmt: skip
                     where[:2] = changed[where[:2]]
                     if found is None or gain > found[0]:
-                        found = (gain, a, top, d, where, np.where(held, change, 0.0))
-        gain, a, top, d, where, counted = found
+                        found = (gain, a, place, d, where, np.where(held, change, 0.0))
+        gain, a, place, d, where, counted = found
         if gain <= 1e-12:
             return None
         first, last, low, high, match, nth, _ = where
@@ -352,16 +356,22 @@ class _RuleSearch:
         rule = Rule(
             "", self.present[first], self.present[last], low, high, match, nth, HOLDS_ANY[0]
         )
-        return Found(_simplest(rule, grid, gain), self.actions[a], self.draw_names[d]), a, top
+        return Found(_simplest(rule, grid, gain), self.actions[a], self.draw_names[d]), a, place
 
 
-def _placed(reading: list, item, top: bool) -> list:
-    return [item, *reading] if top else [*reading, item]
+def _placed(reading: list, item, place: int) -> list:
+    return [*reading[:place], item, *reading[place:]]
+
+
+def _place_name(place: int, before: int) -> str:
+    """Where a rule was put among the ``before`` rules there: first, last (before the
+    default) or its number."""
+    return "first" if place == 0 else "last" if place == before else str(place + 1)
 
 
 def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int = 2) -> Grown:
     """Grow rules at one decision point, one at a time, each the rule that gains most
-    over ``choices`` (put first, or last before the default); after each, up to
+    over ``choices`` (put before any of the rules, or last before the default); after each, up to
     ``refits`` sweeps over the rung's rules replace a rule by the best one found with the
     others in place, wherever that loses less."""
     search = _RuleSearch(variant, choices)
@@ -373,8 +383,8 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int =
         best = search.best(*state)
         if best is None:
             break
-        found, action, top = best
-        reading = _placed(reading, (found, action), top)
+        found, action, place = best
+        reading = _placed(reading, (found, action), place)
         lost, replaced = search.lost(reading), 0
         for _ in range(refits):
             swept = replaced
@@ -389,7 +399,7 @@ def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int =
             if replaced == swept:
                 break
         rungs.append([found for found, _ in reading])
-        added.append((found, top, replaced))
+        added.append((found, place, replaced))
         state = search.state(reading)
         losses.append(choices.losses(state[0]))
     return Grown(["fold", "play"][search.default], rungs, added, np.array(losses))
@@ -472,8 +482,8 @@ class DrawLadder:
                 grown, added = self.after_buy, after_buy
             rule, put, replaced = {"action": grown.default}, "", 0
             if added > 1:
-                found, top, replaced = grown.added[added - 2]
-                rule, put = found.data(), "first" if top else "last"
+                found, place, replaced = grown.added[added - 2]
+                rule, put = found.data(), _place_name(place, added - 2)
             rows.append(
                 {
                     "rules": self._rule_count(n + 1),

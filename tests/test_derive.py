@@ -213,9 +213,9 @@ def test_each_rule_of_a_draw_ladder_lowers_its_cost_as_its_rules_decide(oasis):
 
 
 def test_a_refit_rung_loses_no_more_than_the_rules_it_grew_from(oasis):
-    """Each rung is the rung before it with the rule found added (first or last); the
-    refit then replaces rules only where that loses less, so the rung loses no more
-    than those rules, and strictly less where it replaced one."""
+    """Each rung is the rung before it with the rule found put at its place; the refit
+    then replaces rules only where that loses less, so the rung loses no more than those
+    rules, and strictly less where it replaced one."""
     from simulate._derive import chosen_options_jit
     from simulate.exact import first_options
 
@@ -232,9 +232,9 @@ def test_a_refit_rung_loses_no_more_than_the_rules_it_grew_from(oasis):
         return float((best - situations.evs[np.arange(len(best)), chosen]).mean())
 
     first, default = ladder.first, [{"action": ladder.first.default}]
-    for rung, (found, top, replaced) in enumerate(first.added, start=2):
+    for rung, (found, place, replaced) in enumerate(first.added, start=2):
         before = first.rung_rules(rung - 1)[:-1]
-        grown = [found.data(), *before] if top else [*before, found.data()]
+        grown = [*before[:place], found.data(), *before[place:]]
         assert lost(first.rung_rules(rung)) == pytest.approx(first.costs[rung - 1][0], abs=1e-12)
         if replaced:
             assert lost(first.rung_rules(rung)) < lost(grown + default) - 1e-12
