@@ -72,8 +72,8 @@ difference varies more: about 2.4 antes a round in Russian, a standard error of 
 on 2^27 rounds."""
 METHOD = (
     "Each rung adds the rule (put before any of the rules, or last before the default) that "
-    "gains the most "
-    "over situations dealt at random, every option of each weighed exactly{proxy} (decisions "
+    "gains the most over situations dealt at random, every option of each weighed "
+    "exactly{proxy} (decisions "
     "after the draw exact), on the dealt cards or, where a sixth card is sold, after the buy "
     "(on every card bought), then each of the rung's rules at that decision is replaced by "
     "the best rule found with the others in place wherever that loses less (two sweeps at "
