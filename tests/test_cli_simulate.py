@@ -147,32 +147,25 @@ class _Interrupting:
         self.n += count
         self.updates += 1
         if self.updates == 2:
-            raise KeyboardInterrupt
+            self.stop()
 
-
-def test_an_interrupted_simulation_keeps_what_finished_and_exits_130(tmp_path, monkeypatch):
-    monkeypatch.setattr("simulate.cli.tqdm", _Interrupting)
-    out = tmp_path / "partial.json"
-    result = run("simulate", "oasis", "-n", "2M", "--progress", "--out", str(out), "--json")
-    assert result.exit_code == 130
-    data = json.loads(out.read_text())
-    assert data["interrupted"] is True and 0 < data["summary"]["rounds"] < 2_000_000
+    def stop(self):
+        raise KeyboardInterrupt
 
 
 class _Terminated(_Interrupting):
-    """A progress bar through which the process is sent SIGTERM at the second update."""
+    """A progress bar through which the process is sent SIGTERM at the second update (the
+    signal ``kill`` and batch systems send; background jobs ignore Ctrl-C's)."""
 
-    def update(self, count):
-        self.n += count
-        self.updates += 1
-        if self.updates == 2:
-            os.kill(os.getpid(), signal.SIGTERM)
+    def stop(self):
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
-def test_a_terminated_simulation_keeps_what_finished_as_when_interrupted(tmp_path, monkeypatch):
-    """SIGTERM, the signal ``kill`` and batch systems send (background jobs ignore
-    Ctrl-C's), stops a run as Ctrl-C does; the process's own handler is back after."""
-    monkeypatch.setattr("simulate.cli.tqdm", _Terminated)
+@pytest.mark.parametrize("bar", [_Interrupting, _Terminated])
+def test_an_interrupted_simulation_keeps_what_finished_and_exits_130(bar, tmp_path, monkeypatch):
+    """Ctrl-C or SIGTERM: what finished is written; the process's own SIGTERM handler is
+    back after."""
+    monkeypatch.setattr("simulate.cli.tqdm", bar)
     before = signal.getsignal(signal.SIGTERM)
     out = tmp_path / "partial.json"
     result = run("simulate", "oasis", "-n", "2M", "--progress", "--out", str(out), "--json")
