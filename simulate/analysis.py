@@ -67,6 +67,7 @@ def exact_analysis(
     samples: int | None = None,
     short_draws: int | None = None,
     thin: int | None = None,
+    control: bool = False,
     seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
 ) -> ExactResult | SampledOptimum:
@@ -77,16 +78,18 @@ def exact_analysis(
     classes (a partial check, no table); ``samples``: situations sampled where more
     than two cards are exchanged; ``short_draws``: there, the longest exchange of the
     enumerated game (default ``SHORT_DRAWS``; 0 to 2); ``thin``: there, weigh one in
-    ``thin`` of the situations drawn whose proxy gain is zero (default all). Raises
+    ``thin`` of the situations drawn whose proxy gain is zero (default all);
+    ``control``: there, measure the samples against the control, not the proxy. Raises
     ValueError on an impossible combination."""
     variant = load_variant(variant)
     folder = Path(folder or Path("results") / variant.name)
     strategy = strategy or default_exact_strategy(variant)
     method = analysis_method(variant, strategy)
-    if (samples or short_draws is not None or thin is not None) and method != "sampled":
+    sampling = samples or short_draws is not None or thin is not None or control
+    if sampling and method != "sampled":
         raise ValueError(
-            "samples, short draws and thinning go with optimal play where 3 or more cards "
-            "are exchanged"
+            "samples, short draws, thinning and the control go with optimal play where 3 "
+            "or more cards are exchanged"
         )
     if thin is not None and thin < 1:
         raise ValueError(f"thin: one in 1 or more situations is weighed, not {thin}")
@@ -103,7 +106,7 @@ def exact_analysis(
         raise ValueError("a partial analysis (classes) keeps no table")
     if method == "sampled":
         split = SHORT_DRAWS if short_draws is None else short_draws
-        run = (samples or DEFAULT_SAMPLES, split, thin or THIN, seed)
+        run = (samples or DEFAULT_SAMPLES, split, thin or THIN, control, seed)
         return _sampled(variant, folder, restart, table, classes, run, progress)
     if method == "with-draws":
         return _with_draws(variant, folder, restart, table, classes, progress)
@@ -136,7 +139,7 @@ def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] 
 
 
 def _sampled(variant, folder, restart, table, classes, run, progress):
-    samples, short_draws, thin, seed = run
+    samples, short_draws, thin, control, seed = run
     if restart:
         discard_sampled(folder, short_draws, thin)
     result = sampled_optimum(
@@ -148,6 +151,7 @@ def _sampled(variant, folder, restart, table, classes, run, progress):
         short_draws=short_draws,
         classes=classes,
         thin=thin,
+        control=control,
     )
     if not classes:
         save_sampled_optimum(result, table)

@@ -783,6 +783,14 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     "a twentieth in 6 Card Poker 1-2-5 and oasis-classic.",
     metavar="K",
 )
+@click.option(
+    "--control",
+    is_flag=True,
+    help="Optimal play where more than two cards may be exchanged: measure the samples "
+    "against the control (the proxy with the discards' removal ramped past the fold "
+    "line; a second pass over every situation, about as long as the proxy's), whose "
+    "difference varies about three times less in Russian.",
+)
 @seed_option("Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
@@ -797,6 +805,7 @@ def exact_command(
     samples,
     short_draws,
     thin,
+    control,
     seed,
     as_json,
 ) -> None:
@@ -822,6 +831,7 @@ def exact_command(
             samples=samples,
             short_draws=short_draws,
             thin=thin,
+            control=control,
             seed=seed,
             progress=progress,
         )

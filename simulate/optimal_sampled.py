@@ -11,6 +11,11 @@ The samples measure the gain's difference to a proxy that is computed for
 every situation (``proxy``), so the estimate is the proxy's exact mean plus
 the sampled mean difference, which varies much less than the gain.
 
+The samples may instead measure the gain's difference to the control (``control``),
+the proxy with the discards' removal taken past the fold line, whose difference varies
+about three times less in Russian; the situations are drawn by the proxy's strata all
+the same.
+
 The split is a choice (``short_draws``): with 0, only folding, playing and
 buying are enumerated (minutes, not most of an hour) and every exchange is
 measured on the samples, against the same proxy; the difference then varies
@@ -56,6 +61,7 @@ from ._io import read_keyed_npz, read_npz, write_npz
 from ._tables import source_hash
 from .cluster import current_client, unit_results
 from .codes import Action
+from .control import RAMP, control_gains
 from .exact import ExactResult, first_options, hand_classes, needs_pair_tables, value_lists
 from .intervals import betting_interval
 from .optimal_game import (
@@ -79,6 +85,11 @@ BLOCK = 20
 """Situations weighed between two checkpoints."""
 ALPHA = 0.001
 """Of the 99.9% intervals."""
+PROXY_SOURCES = {
+    "proxy": ("_proxy.py", "proxy.py"),
+    "control": ("control.py", "_proxy.py", "proxy.py"),
+}
+"""The modules whose code makes the proxy's and the control's gains."""
 _SAMPLE_ARRAYS = {
     "classes": np.int32,
     "upcards": np.int8,
@@ -112,6 +123,8 @@ class SampledOptimum:
     short_draws: int = SHORT_DRAWS
     thin: int = THIN
     """Of the situations drawn whose proxy gain is zero, one in ``thin`` is weighed."""
+    control: ProxyGains | None = None
+    """What the samples measure against, if not the proxy (``control``)."""
 
     @property
     def short_game(self) -> str:
@@ -124,6 +137,11 @@ class SampledOptimum:
     def long_exchanges(self) -> str:
         """What the samples measure, in words."""
         return "longer exchanges" if self.short_draws else "exchanges"
+
+    @property
+    def reference(self) -> ProxyGains:
+        """What the samples measure the gain against: the control, else the proxy."""
+        return self.control or self.proxy
 
     @property
     def gains(self) -> np.ndarray:
@@ -143,6 +161,21 @@ class SampledOptimum:
             "sampled as often as they are dealt, then of those whose proxy gain is zero "
             f"one in {self.thin} kept"
         )
+
+    @property
+    def _reference_words(self) -> str:
+        """What the samples measure against, in words."""
+        proxy = (
+            "exchanges valued by their final hands, the discards' removal from the dealer's "
+            "deck taken to first order"
+        )
+        if self.control:
+            proxy += (
+                f" on the hands worth betting and, ramped, on those up to {RAMP} ante below "
+                "the fold line"
+            )
+        name = "a control" if self.control else "a proxy"
+        return f"{name} computed on every situation ({proxy}; buying a sixth card exact)"
 
     @property
     def _weighing(self) -> str:
@@ -185,9 +218,10 @@ class SampledOptimum:
         one that holds without it, over the strata where the samples were thinned)."""
         gains = self.gains
         n = len(gains)
-        differences = gains - self.proxy.samples
+        reference = self.reference
+        differences = gains - reference.samples
         difference, se = self.stratified(differences)
-        mean = self.proxy.mean + difference
+        mean = reference.mean + difference
         half = Z_999 * se
         # samples drawn as dealt need no strata here, and the range of the difference,
         # not its spread, sets most of this interval's width: split, it would widen
@@ -195,7 +229,7 @@ class SampledOptimum:
         parts = strata if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
         edges = [
             betting_interval(
-                differences[inside], -self.proxy.largest, self.proxy.gain_bound,
+                differences[inside], -reference.largest, self.proxy.gain_bound,
                 alpha=ALPHA / len(parts),
             )
             for _, inside in parts
@@ -206,23 +240,27 @@ class SampledOptimum:
             "rtp": low + mean,
             "rtp_interval_999": [low + max(0.0, mean - half), low + mean + half],
             "rtp_interval_999_distribution_free": [
-                low + max(0.0, self.proxy.mean + low_difference),
-                low + self.proxy.mean + high_difference,
+                low + max(0.0, reference.mean + low_difference),
+                low + reference.mean + high_difference,
             ],
             "rtp_lower_bound": low,
             "house_edge_upper_bound_fraction": self.short.summary["house_edge_fraction"],
             "long_exchange_gain": mean,
             "long_exchange_gain_half_width_999": half,
             "proxy_gain": self.proxy.mean,
-            "difference_to_proxy_sd": se * math.sqrt(n),
+            "difference_to_proxy_sd": self.stratified(gains - self.proxy.samples)[1]
+            * math.sqrt(n),
             "sampled_gain_sd": float(gains.std(ddof=1)),
-            "difference_range": [-self.proxy.largest, self.proxy.gain_bound],
+            "difference_range": [-reference.largest, self.proxy.gain_bound],
             "samples": n,
             "samples_improved": int((gains > 0).sum()),
             "largest_gain": float(gains.max()),
             "seed": self.seed,
             "thin": self.thin,
         }
+        if self.control:
+            figures["control_gain"] = self.control.mean
+            figures["difference_to_control_sd"] = se * math.sqrt(n)
         if len(strata) > 1:  # by the proxy's gain: zero, positive
             figures["strata"] = {
                 f"{name}_{figure}": value
@@ -247,9 +285,7 @@ class SampledOptimum:
                 f"lower bound), plus the mean gain of the {self.long_exchanges} over "
                 f"{self.samples} situations (class of five cards, "
                 f"upcard) {self._sampling}, every option of each weighed "
-                "exactly, measured against a proxy computed on every situation (exchanges "
-                "valued by their final hands, the discards' removal from the dealer's deck "
-                "taken to first order; buying a sixth card exact): the proxy's mean plus "
+                f"exactly, measured against {self._reference_words}: its mean plus "
                 f"the mean difference{self._weighing}. Intervals: the normal approximation "
                 "of the mean difference, and a betting interval (Waudby-Smith and Ramdas) "
                 "that holds for any distribution in the difference's proven range; lower "
@@ -298,30 +334,38 @@ def sampled_optimum(
     short_draws: int = SHORT_DRAWS,
     classes: int | None = None,
     thin: int = THIN,
+    control: bool = False,
 ) -> SampledOptimum:
     """Optimal play of ``variant``: the short-draw game enumerated, the proxy weighed,
     then ``samples`` situations weighed (those already in ``folder`` for this seed are
     reused); ``thin``: of the situations whose proxy gain is zero, only one in ``thin``
-    is weighed (see ``thinned``). ``progress`` is called with the stage, the work done
-    and its total. ``classes``: the game of the first classes of hands only (for
-    checks)."""
+    is weighed (see ``thinned``); ``control``: the samples measured against the control
+    (weighed after the proxy) rather than the proxy. ``progress`` is called with the
+    stage, the work done and its total. ``classes``: the game of the first classes of
+    hands only (for checks)."""
     stage = progress and functools.partial(progress, "enumerated")
     short, totals = short_game(variant, folder, stage, short_draws=short_draws, classes=classes)
     suffix = run_suffix(short_draws, thin)
     key = f"{_key(variant)}-{short_draws}-{classes}-{seed}"
     blocks = math.ceil(samples / BLOCK)
     candidates = _candidates(seed, blocks * thin, classes)
-    proxy_path = folder / f"optimal-proxy{suffix}-seed{seed}.npz"
-    proxy, proxy_seconds = _game_proxy(
-        variant, proxy_path, key, candidates, short_draws, classes,
-        progress and functools.partial(progress, "proxy"),
-    )  # fmt: skip
+    proxies = {}
+    for name in ("proxy", "control") if control else ("proxy",):
+        proxies[name] = _game_proxy(
+            name, variant, folder / f"optimal-{name}{suffix}-seed{seed}.npz", key,
+            candidates, short_draws, classes, progress and functools.partial(progress, name),
+        )  # fmt: skip
+    proxy = proxies["proxy"][0]
     kept = thinned(proxy.samples, thin)[: blocks * BLOCK]
     if thin != THIN:  # which situations are weighed depends on the proxy
-        key += f"-thin{thin}-{source_hash('_proxy.py', 'proxy.py')}"
+        key += f"-thin{thin}-{source_hash(*PROXY_SOURCES['proxy'])}"
     path = folder / f"optimal-samples{suffix}-seed{seed}.npz"
     chosen = (candidates[0][kept], candidates[1][kept])
     weighed = _weighed_samples(variant, path, key, chosen, short_draws, samples, progress)
+    sampled = {  # the gains on the situations weighed
+        name: dataclasses.replace(gains, samples=gains.samples[kept][:samples])
+        for name, (gains, _) in proxies.items()
+    }
     return SampledOptimum(
         variant,
         short,
@@ -331,10 +375,11 @@ def sampled_optimum(
         weighed["short_evs"],
         weighed["long_evs"],
         seed,
-        short.seconds + float(weighed["seconds"].sum()) + proxy_seconds,
-        dataclasses.replace(proxy, samples=proxy.samples[kept][:samples]),
+        short.seconds + float(weighed["seconds"].sum()) + sum(t for _, t in proxies.values()),
+        sampled["proxy"],
         short_draws,
         thin,
+        sampled.get("control"),
     )
 
 
@@ -381,18 +426,20 @@ def _weighed_block(sampling: tuple, block: tuple) -> dict:
 
 
 def _game_proxy(
-    variant, path, key, situations, short_draws, classes, progress
+    name, variant, path, key, situations, short_draws, classes, progress
 ) -> tuple[ProxyGains, float]:
-    """The proxy gains of the game and of the ``situations`` (classes, upcards: the first
-    of the stream ``key`` names) and the seconds they took, kept at ``path`` (a proxy kept
-    there for more situations of the stream serves as well)."""
-    count, code = len(situations[0]), source_hash("_proxy.py", "proxy.py")
+    """The gains of the proxy or the control (``name``) over the game and on the
+    ``situations`` (classes, upcards: the first of the stream ``key`` names) and the
+    seconds they took, kept at ``path`` (gains kept there for more situations of the
+    stream serve as well)."""
+    count, code = len(situations[0]), source_hash(*PROXY_SOURCES[name])
     if saved := kept_proxy(path, key, count, code):
         proxy = _proxy_of(saved)
         return dataclasses.replace(proxy, samples=proxy.samples[:count]), float(saved["seconds"])
     start = time.perf_counter()
     hands = _class_weights()[0][situations[0]]
-    gains = proxy_gains(
+    gains_of = control_gains if name == "control" else proxy_gains
+    gains = gains_of(
         variant, short_draws, hands, situations[1], classes=classes, progress=progress
     )
     seconds = time.perf_counter() - start
@@ -416,23 +463,26 @@ def kept_proxy(path: Path, stream: str, count: int, code: str) -> dict | None:
     return saved
 
 
-def _proxy_arrays(gains: ProxyGains) -> dict:
+def _proxy_arrays(gains: ProxyGains, name: str = "proxy") -> dict:
     return {
-        "proxy_mean": np.array(gains.mean),
-        "proxy_largest": np.array(gains.largest),
-        "proxy_gain_bound": np.array(gains.gain_bound),
-        "proxy_samples": gains.samples,
-        "proxy_positive_share": np.array(gains.positive_share),
+        f"{name}_mean": np.array(gains.mean),
+        f"{name}_largest": np.array(gains.largest),
+        f"{name}_gain_bound": np.array(gains.gain_bound),
+        f"{name}_samples": gains.samples,
+        f"{name}_positive_share": np.array(gains.positive_share),
     }
 
 
-def _proxy_of(saved: dict) -> ProxyGains:
+def _proxy_of(saved: dict, name: str = "proxy") -> ProxyGains | None:
+    """The gains of the proxy or the control (``name``) kept in ``saved``, if there."""
+    if f"{name}_mean" not in saved:
+        return None
     return ProxyGains(
-        float(saved["proxy_mean"]),
-        float(saved["proxy_largest"]),
-        float(saved["proxy_gain_bound"]),
-        saved["proxy_samples"],
-        float(saved.get("proxy_positive_share", math.nan)),  # not counted before
+        float(saved[f"{name}_mean"]),
+        float(saved[f"{name}_largest"]),
+        float(saved[f"{name}_gain_bound"]),
+        saved[f"{name}_samples"],
+        float(saved.get(f"{name}_positive_share", math.nan)),  # not counted before
     )
 
 
@@ -478,6 +528,7 @@ def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Pa
         "seconds": np.array(result.seconds),
         "thin": np.array(result.thin),
         **_proxy_arrays(result.proxy),
+        **(_proxy_arrays(result.control, "control") if result.control else {}),
     }
     name = sampled_name(result.variant, result.short_draws, result.thin)
     return keep_arrays(name, arrays, path)
@@ -506,6 +557,7 @@ def saved_sampled_optimum(
         _proxy_of(saved),
         short_draws,
         int(saved.get("thin", THIN)),
+        _proxy_of(saved, "control"),
     )
 
 

@@ -1,6 +1,7 @@
 """Optimal play where long exchanges forbid enumeration: the short-draw game, the
 sampled gains of the longer exchanges, and the estimate against an enumerable game."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -212,6 +213,48 @@ def test_thinned_samples_are_the_drawn_ones_kept_and_a_longer_run_extends_them(
     assert sampled_optimum(variant, runs(folder, 1), 40, **options).summary() == first.summary()
 
 
+def test_a_control_replaces_the_proxy_in_what_the_samples_measure(
+    cheap_exchanges, tmp_path, monkeypatch
+):
+    """The samples are drawn by the proxy's strata whatever the control; measured against
+    a control that is the proxy plus a constant, the estimate and its spread are the
+    proxy's; against a control nearer the gains, the spread is smaller. A saved estimate
+    keeps its control."""
+    variant, folder = cheap_exchanges
+    monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal_sampled, "proxy_gains", odd_proxy)
+    options = {"seed": 7, "short_draws": 1, "classes": CLASSES, "thin": 3}
+    plain = sampled_optimum(variant, runs(folder, 1), 60, **options)
+
+    def shifted(variant, short_draws, hands, upcards, **kwargs) -> ProxyGains:
+        proxy = odd_proxy(variant, short_draws, hands, upcards)
+        return ProxyGains(proxy.mean + 0.02, 0.03, 10.0, proxy.samples + 0.02, 0.9)
+
+    monkeypatch.setattr(optimal_sampled, "control_gains", shifted)
+    controlled = sampled_optimum(variant, runs(folder, 1), 60, control=True, **options)
+    assert np.array_equal(controlled.classes, plain.classes)
+    assert np.array_equal(controlled.proxy.samples, plain.proxy.samples)  # the same strata
+    figures, before = controlled.summary(), plain.summary()
+    assert figures["rtp"] == pytest.approx(before["rtp"], abs=1e-12)
+    assert figures["difference_to_control_sd"] == pytest.approx(
+        before["difference_to_proxy_sd"], abs=1e-12
+    )
+    assert figures["control_gain"] == pytest.approx(before["proxy_gain"] + 0.02)
+    assert figures["difference_range"][0] == -0.03
+    assert "measured against a control" in controlled.to_json()["method"]
+    assert (runs(folder, 1) / "optimal-control-draws1-thin3-seed7.npz").exists()
+
+    near = dataclasses.replace(controlled.control, samples=controlled.gains - 0.001)
+    assert dataclasses.replace(controlled, control=near).summary()[
+        "difference_to_control_sd"
+    ] == pytest.approx(0.0, abs=1e-12)
+    save_sampled_optimum(controlled)
+    saved = saved_sampled_optimum(load_variant(folder / "cheap.toml"), 1, 3)
+    assert saved.control.mean == controlled.control.mean
+    assert np.array_equal(saved.control.samples, controlled.control.samples)
+    assert saved.summary() == figures
+
+
 def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monkeypatch):
     variant, folder = cheap_exchanges
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
@@ -238,9 +281,10 @@ def test_optimal_rtp_says_how_it_is_known():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["exact", "oasis", "--samples", "10"], "samples, short draws and thinning go with"),
-        (["exact", "oasis", "--short-draws", "0"], "samples, short draws and thinning go"),
-        (["exact", "oasis", "--thin", "8"], "samples, short draws and thinning go with"),
+        (["exact", "oasis", "--samples", "10"], "samples, short draws, thinning and the"),
+        (["exact", "oasis", "--short-draws", "0"], "samples, short draws, thinning and the"),
+        (["exact", "oasis", "--thin", "8"], "samples, short draws, thinning and the"),
+        (["exact", "oasis", "--control"], "thinning and the control go with"),
         (["exact", "russian", "-s", "optimal", "--thin", "0"], "thin: one in 1 or more"),
         (["exact", "russian", "-s", "optimal", "--short-draws", "3"], "0 to 2 cards"),
         (
