@@ -18,6 +18,7 @@ from simulate.exact import first_options, value_lists
 from simulate.optimal_game import exact_optimal_game, situation_tables, supports_exact_draws
 from simulate.optimal_sampled import (
     BLOCK,
+    PROXY_SOURCES,
     Z_999,
     _class_weights,
     kept_proxy,
@@ -352,6 +353,10 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     suffix = run_suffix(split, thin)
     drawn = -(-shipped.samples // BLOCK) * BLOCK * thin
     assert kept_proxy(folder / f"optimal-proxy{suffix}-seed1.npz", samples, drawn, proxy_code)
+    if shipped.control:
+        control_code = source_hash(*PROXY_SOURCES["control"])
+        path = folder / f"optimal-control{suffix}-seed1.npz"
+        assert kept_proxy(path, samples, drawn, control_code)
     if thin > 1:
         samples += f"-thin{thin}-{proxy_code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
