@@ -534,10 +534,10 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     ``short_draws`` cards enumerated: that game's time projected as above, the proxy's
     (one upcard rank timed, times 13), the time of one sampled situation (every option
     weighed; the first situations of the seed-1 stream), and for each thinning (a row
-    each), from the spread of the saved samples' differences to the proxy, the samples
-    and hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
-    from ._exact import canonical_hands_jit
-    from ._proxy import game_proxies_jit
+    each), from the spread of the saved samples' differences to the proxy (to the
+    control, and its time added, where the saved samples were measured against it), the
+    samples and hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
+    from .control import control_tables
     from .optimal_game import enumerable
     from .optimal_sampled import (
         Z_999,
@@ -545,7 +545,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
         saved_sampled_optimum,
         situation_gains,
     )
-    from .proxy import option_arrays, rank_tables
+    from .proxy import rank_tables
     from .variant import load_variant, with_draws_up_to
 
     variant = load_variant(name)
@@ -556,13 +556,8 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     start = time.perf_counter()
     situation_gains(variant, classes[:SAMPLED_TIMED], upcards[:SAMPLED_TIMED], short_draws)
     per_situation = (time.perf_counter() - start) / SAMPLED_TIMED
-    reps = canonical_hands_jit()[0]
-    sums = [np.empty(len(reps)) for _ in range(3)]  # gains, largest, bounds: not kept
-    sums.append(np.empty(len(reps), dtype=np.int64))  # positives
-    start = time.perf_counter()
-    tables = rank_tables(variant, PROXY_RANK, short_draws)
-    game_proxies_jit(tables, reps, PROXY_RANK, option_arrays(variant, short_draws), *sums)
-    proxy_seconds = 13 * (time.perf_counter() - start)
+    proxy_seconds = _pass_seconds(rank_tables, variant, short_draws)
+    control_seconds = None  # timed where a saved run used the control
     rows = []
     for thin in SAMPLED_THINS:
         saved = saved_sampled_optimum(variant, short_draws, thin)
@@ -578,15 +573,39 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
             "hours_to_half_width": None,
         }
         if saved is not None and whole:
-            sd = saved.summary()["difference_to_proxy_sd"]  # per situation weighed
+            figures = saved.summary()  # the spreads are per situation weighed
+            sd = figures.get("difference_to_control_sd", figures["difference_to_proxy_sd"])
+            passes = proxy_seconds
+            if saved.control:
+                control_seconds = control_seconds or _pass_seconds(
+                    control_tables, variant, short_draws
+                )
+                passes += control_seconds
+                row["control_seconds"] = control_seconds
             hours = {}
             for half in ("0.0005", "0.0001"):
                 needed = math.ceil((Z_999 * sd / float(half)) ** 2)
-                seconds = whole["projected_seconds"] + proxy_seconds + needed * per_situation
+                seconds = whole["projected_seconds"] + passes + needed * per_situation
                 hours[half] = seconds / 3600
             row |= {"difference_sd": sd, "hours_to_half_width": hours}
         rows.append(row)
     return rows
+
+
+def _pass_seconds(tables_of, variant, short_draws: int) -> float:
+    """The seconds of a pass of the proxy or the control (``tables_of``: their tables of
+    an upcard rank) over every situation: one upcard rank timed, times 13."""
+    from ._exact import canonical_hands_jit
+    from ._proxy import game_proxies_jit
+    from .proxy import option_arrays
+
+    reps = canonical_hands_jit()[0]
+    sums = [np.empty(len(reps)) for _ in range(3)]  # gains, largest, bounds: not kept
+    sums.append(np.empty(len(reps), dtype=np.int64))  # positives
+    start = time.perf_counter()
+    tables = tables_of(variant, PROXY_RANK, short_draws)
+    game_proxies_jit(tables, reps, PROXY_RANK, option_arrays(variant, short_draws), *sums)
+    return 13 * (time.perf_counter() - start)
 
 
 # rounds of the optimal strategy timed per variant with draws, where each situation met is
@@ -684,10 +703,11 @@ def format_exact_report(result: dict) -> str:
         "(0: fold, play, buy) projected as above, the proxy of every situation (one upcard "
         "rank timed, times 13), one sampled situation "
         f"(every option weighed; {SAMPLED_TIMED} timed), and the time to a 99.9% half-width "
-        "from the spread of the saved samples' differences to the proxy (K: one in K "
-        "situations of zero proxy gain weighed)",
-        f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'s/situation':>12} "
-        f"{'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12}",
+        "from the spread of the saved samples' differences to the proxy, or to the control "
+        "where they were measured against it (its pass timed the same way and added; K: "
+        "one in K situations of zero proxy gain weighed)",
+        f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'control':>8} "
+        f"{'s/situation':>12} {'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12}",
     ]
     for row in result["sampled"]:
         short = row["short_game_projected_seconds"]
@@ -696,6 +716,11 @@ def format_exact_report(result: dict) -> str:
             f"{row['variant']:<14} {row['short_draws']:>2} {row['thin']:>2} "
             + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
             + f"{row['proxy_seconds'] / 60:>4.1f} min "
+            + (
+                f"{row['control_seconds'] / 60:>4.1f} min "
+                if "control_seconds" in row
+                else f"{'-':>8} "
+            )
             + f"{row['seconds_per_situation']:>12.4f} "
             + (
                 f"{row['difference_sd']:>9.5f} "
