@@ -1203,7 +1203,7 @@ def _game_rows(record: dict) -> list[tuple[str, object]]:
     type=click.IntRange(min=100),
     help="Situations dealt at random in a game with exchanges (about 7 ms each here on 2 "
     "threads; where more than two cards may be exchanged, about 17 minutes more for the "
-    "proxy); weighed in parts kept in OUT_DIR/derive-situations-seedSEED.npz as they "
+    "control); weighed in parts kept in OUT_DIR/derive-situations-seedSEED.npz as they "
     "finish, so an interrupted run resumes.",
 )
 @click.option(
@@ -1221,7 +1221,7 @@ def derive_command(
     """Derive rule strategies a person can follow from VARIANT's exact optimal decisions:
     a ladder from one rule up, each rung with its RTP and its cost against optimal play
     (exact in games of folding or betting; in games with draws, on sampled situations
-    each weighed exactly, but exchanges of three or more cards, weighed by the proxy of
+    each weighed exactly, but exchanges of three or more cards, weighed by the control of
     the sampled optimum); the simple and expert rungs written as strategy files (and
     charts). ``--rules``: the most rules of a decision's ladder."""
     from .derive import derive_ladder, save_derived

@@ -3,7 +3,7 @@
 The first decision (fold, bet, buy a sixth card, or an exchange named by the cards
 kept) is fitted on situations dealt at random, every option of each weighed exactly (the
 decisions after the draw exact), but exchanges of more than ``SHORT_DRAWS`` cards
-(Russian, 6 Card Poker 1-2-5, oasis-classic), weighed by the proxy of the sampled
+(Russian, 6 Card Poker 1-2-5, oasis-classic), weighed by the control of the sampled
 optimum. Where a sixth card is sold, the decision after the buy (fold, bet, or a
 replacement named by the cards kept) is fitted too, on every card bought in the
 situations where optimal play or a rung buys. The decision after an exchange or a
@@ -85,8 +85,9 @@ METHOD = (
     "strategies are played against {check} on the same deals."
 )
 SAMPLED_METHOD = {
-    "proxy": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the proxy of the "
-    "sampled optimum (every final hand's value, the discards' removal to first order)",
+    "proxy": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the control of the "
+    "sampled optimum (every final hand's value, the discards' removal to first order, "
+    "ramped below the fold line)",
     "check": "the best play without draws (its RTP exact), their cost taken against "
     "optimal play (sampled)",
 }
@@ -569,7 +570,7 @@ class DrawLadder:
 
     @property
     def exact_draws(self) -> bool:
-        """Whether every option is weighed exactly (else the long exchanges by the proxy,
+        """Whether every option is weighed exactly (else the long exchanges by the control,
         and optimal play is sampled)."""
         return supports_exact_draws(self.variant)
 
@@ -665,7 +666,7 @@ class DrawLadder:
             low, high = self.optimal["interval"]
             how = (
                 f"sampled, 99.9% interval {low:.6f} to {high:.6f}; exchanges of more than "
-                f"{SHORT_DRAWS} cards weighed by the proxy"
+                f"{SHORT_DRAWS} cards weighed by the control"
             )
         held_out = ""
         if self.held_out is not None:

@@ -1,6 +1,7 @@
 """Situations dealt at random in a game with draws, every first option of each weighed:
 exactly, but exchanges of more than ``SHORT_DRAWS`` cards (Russian, 6 Card Poker 1-2-5,
-oasis-classic), weighed by the proxy of the sampled optimum. The rule strategies of
+oasis-classic), weighed by the control of the sampled optimum (``control``: the proxy
+with the discards' removal ramped past the fold line). The rule strategies of
 ``derive_draws`` are grown on them."""
 
 from __future__ import annotations
@@ -12,19 +13,20 @@ from pathlib import Path
 import numpy as np
 
 from . import _derive as kernels
+from . import control
 from ._io import read_keyed_npz, write_npz
 from ._tables import cache_dir, cached_arrays, source_hash
 from .codes import Action
 from .exact import first_options, value_lists
 from .optimal_game import situation_tables
 from .optimal_sampled import SHORT_DRAWS
-from .proxy import THROWN, option_arrays, rank_tables
+from .proxy import THROWN, option_arrays
 from .variant import Variant
 
 __all__ = [
     "Situations",
+    "control_option_evs",
     "exact_option_evs",
-    "proxy_option_evs",
     "sampled_situations",
     "weighed_situations",
 ]
@@ -32,7 +34,7 @@ __all__ = [
 SOURCES = (
     "derive_situations.py", "_derive.py", "_situation.py", "_exact.py", "_evaluator.py",
     "_tables.py", "_settlement.py", "codes.py", "exact.py", "optimal_game.py", "_proxy.py",
-    "proxy.py",
+    "proxy.py", "control.py",
 )  # fmt: skip
 """The sources that weigh the sampled situations' options."""
 
@@ -74,7 +76,7 @@ def sampled_situations(
     Weighed in parts, each kept as it finishes in a checkpoint (at ``checkpoint``, else
     in the cache) that a run of the same situations resumes from either place, with the
     same figures; removed once all are weighed. ``progress(stage, done, total)``: the
-    exact options by situations, then the proxy by upcard ranks."""
+    exact options by situations, then the control by upcard ranks."""
     name = f"situations-{variant.rules_hash[:16]}-{samples}-{seed}"
     key = f"{name}-{source_hash(*SOURCES)}"
     cached = cache_dir() / f"{key}-checkpoint.npz"  # a run without a checkpoint of its own
@@ -96,7 +98,7 @@ def sampled_situations(
 
 def _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress) -> np.ndarray:
     """Every option's EV of each situation (``weighed_situations``): the exact ones
-    ``WEIGHED_ROWS`` situations at a time, then the proxy's one upcard rank at a time,
+    ``WEIGHED_ROWS`` situations at a time, then the control's one upcard rank at a time,
     each part written to the first of ``checkpoints`` as it finishes, resumed from the
     most advanced of them."""
     long = _long_exchanges(first_options(variant)[0])
@@ -126,11 +128,11 @@ def _weighed_in_parts(variant, hands, upcards, key, checkpoints, progress) -> np
     if long.any():
         for rank in range(13):
             if not ranks[rank]:
-                proxy_option_evs(variant, hands, upcards, rank, evs)
+                control_option_evs(variant, hands, upcards, rank, evs)
                 ranks[rank] = True
                 keep()
             if progress:
-                progress("proxy, upcard ranks", rank + 1, 13)
+                progress("control, upcard ranks", rank + 1, 13)
     return evs
 
 
@@ -143,7 +145,7 @@ def weighed_situations(
 ) -> Situations:
     """The situations (five increasing cards, upcard), each option weighed exactly, but
     where the game exchanges more than ``SHORT_DRAWS`` cards: those exchanges are weighed
-    by the proxy (``proxy``: every final hand's value, the discards' removal to first
+    by the control (``control``: every final hand's value, the discards' removal to first
     order); ``progress`` as ``sampled_situations``'s."""
     evs = _weighed_in_parts(variant, hands, upcards, "", [], progress)
     return Situations(hands, upcards, evs, seed)
@@ -164,11 +166,12 @@ def exact_option_evs(variant: Variant, hands: np.ndarray, upcards: np.ndarray) -
     return evs
 
 
-def proxy_option_evs(
+def control_option_evs(
     variant: Variant, hands: np.ndarray, upcards: np.ndarray, rank: int, evs: np.ndarray
 ) -> None:
-    """Into ``evs`` (columns in ``first_options`` order), the proxy's EVs of the exchanges
-    of more than ``SHORT_DRAWS`` cards of the situations whose upcard has ``rank``."""
+    """Into ``evs`` (columns in ``first_options`` order), the control's EVs of the
+    exchanges of more than ``SHORT_DRAWS`` cards of the situations whose upcard has
+    ``rank``."""
     options = first_options(variant)[0]
     long = _long_exchanges(options)
     rows = upcards >> 2 == rank
@@ -176,7 +179,7 @@ def proxy_option_evs(
         return
     long_evs = np.full((int(rows.sum()), int(long.sum())), np.nan)
     kernels.proxy_exchange_evs_jit(
-        rank_tables(variant, rank, SHORT_DRAWS), hands[rows], upcards[rows], rank,
+        control.control_tables(variant, rank, SHORT_DRAWS), hands[rows], upcards[rows], rank,
         option_arrays(variant, SHORT_DRAWS), options[long, 1], long_evs,
     )  # fmt: skip
     evs[np.ix_(rows, long)] = long_evs

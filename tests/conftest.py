@@ -10,7 +10,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from simulate import proxy
+from simulate import control, proxy
 from simulate._proxy import OFFSETS, OTHERS
 from simulate.variant import load_variant
 
@@ -35,10 +35,12 @@ def cheap_exchanges(tmp_path_factory):
 
 @pytest.fixture
 def no_removal(monkeypatch):
-    """The proxy without its first-order correction for the discards' removal, whose
-    tables take a minute per upcard rank: for tests of what does not depend on it."""
+    """The proxy and the control without their first-order correction for the discards'
+    removal, whose tables take a minute per upcard rank: for tests of what does not
+    depend on it. (The control differs from the proxy only in that correction.)"""
 
     def zeros(variant, rank, plays):
         return np.zeros((2, OTHERS, OFFSETS[6]))  # untouched pages cost nothing
 
     monkeypatch.setattr(proxy, "removal_tables", zeros)
+    monkeypatch.setattr(control, "control_tables", proxy.rank_tables)

@@ -419,10 +419,10 @@ def test_the_shipped_oasis_expert_returns_more_than_the_simple_one():
     assert rows.loc["expert", "difference"] > Z_999 * rows.loc["expert", "difference_se"]
 
 
-def test_a_long_exchange_game_is_derived_from_exact_and_proxy_evs_and_checked(no_removal):
+def test_a_long_exchange_game_is_derived_from_exact_and_control_evs_and_checked(no_removal):
     """Russian (exchanges of up to five cards, a sixth card bought, no replacement after
     it): on situations of one upcard rank, every option but the long exchanges has
-    advise's exact EV, those the proxy's; the choices after a buy are fold or bet; each
+    advise's exact EV, those the control's; the choices after a buy are fold or bet; each
     shipped rung's checked RTP is the best play without draws' exact RTP plus their
     paired difference, on the deals a plain run plays."""
     from simulate.cards import format_cards
@@ -483,20 +483,20 @@ def test_the_printed_figures_compare_like_with_like():
 
 def test_an_interrupted_weighing_resumes_where_it_stopped_with_the_same_evs(monkeypatch, tmp_path):
     """Russian's sampled situations, interrupted after the second of three parts of exact
-    options (kept in the cache: no checkpoint asked for) and again after the proxy's
+    options (kept in the cache: no checkpoint asked for) and again after the control's
     fifth upcard rank (kept at the checkpoint asked for), then resumed: the same EVs bit
     for bit as weighed in one go, no part weighed twice, the checkpoints removed at the
-    end. (The proxy's EVs stand in for its own, whose tables take a minute a rank.)"""
+    end. (A stand-in gives the control's EVs: its tables take a minute a rank.)"""
     from simulate import derive_situations as ds
 
     ranks = []
 
-    def proxy_option_evs(variant, hands, upcards, rank, evs):
+    def control_option_evs(variant, hands, upcards, rank, evs):
         ranks.append(rank)
         rows = upcards >> 2 == rank
         evs[np.ix_(rows, ds._long_exchanges(ds.first_options(variant)[0]))] = rank / 13
 
-    monkeypatch.setattr(ds, "proxy_option_evs", proxy_option_evs)
+    monkeypatch.setattr(ds, "control_option_evs", control_option_evs)
     monkeypatch.setattr(ds, "WEIGHED_ROWS", 20)
     monkeypatch.setattr(ds, "cache_dir", lambda: tmp_path / "cache")
     monkeypatch.setattr(ds, "cached_arrays", lambda name, build, sources: build())
@@ -518,7 +518,7 @@ def test_an_interrupted_weighing_resumes_where_it_stopped_with_the_same_evs(monk
         ds.sampled_situations(variant, 60, 7, interrupt_at("exact options, situations", 40))
     assert len(cached()) == 1 and not checkpoint.exists()
     with pytest.raises(KeyboardInterrupt):
-        ds.sampled_situations(variant, 60, 7, interrupt_at("proxy, upcard ranks", 5), checkpoint)
+        ds.sampled_situations(variant, 60, 7, interrupt_at("control, upcard ranks", 5), checkpoint)
     assert checkpoint.is_file() and len(cached()) == 1
     resumed = ds.sampled_situations(variant, 60, 7, lambda *call: calls.append(call), checkpoint)
     assert ranks == list(range(13))
