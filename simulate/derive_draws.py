@@ -629,7 +629,7 @@ class DrawLadder:
                 )
             low, high = checked["optimal_interval"]
             return (
-                f" Exchanges of more than {SHORT_DRAWS} cards are weighed there by a proxy; "
+                f" Exchanges of more than {SHORT_DRAWS} cards are weighed there by a control; "
                 f"played against the best play without draws (its RTP exact) on the same "
                 f"{checked['rounds']:,} deals it returns {checked['cost']:.6f} less than "
                 f"optimal play (SE {checked['cost_se']:.6f}; optimal play's 99.9% interval "
