@@ -31,8 +31,9 @@ cards, dealing him from the 46 - k cards moves the hand's EV by
 
 e(h, d) being how much more betting h returns on average when d is among the
 dealer's cards. Sums of e(h, d) over the hands holding X (a table per card d,
-taken where h is worth betting), by the same inclusion-exclusion over the
-other discards, give that correction for every exchange.
+each hand's effects weighed: 1 where h is worth betting, else 0, or a ramp
+below the fold line), by the same inclusion-exclusion over the other
+discards, give that correction for every exchange.
 
 Buying a sixth card discards nothing, so every six cards' value, the same way,
 gives its exact EV: the mean over the 46 cards it can buy.
@@ -186,13 +187,13 @@ def _ev_holding(v, tables, lists, hand, upcard, card, scratch):
 
 
 @njit(cache=True, parallel=True)
-def removal_effects_jit(v, tables, lists, upcard, plays, every, effects):
+def removal_effects_jit(v, tables, lists, upcard, plays, floor, effects):
     """``effects[d, h]``: for every five cards h outside ``upcard`` (suit 0) and every card
     d outside both (by index among the 51 others; 0 where d is in h), how much more
     betting h returns on average when d is among the dealer's four cards. ``plays``:
-    each hand's EV of betting, by colex rank; ``tables``: the situation kernels'; without
-    ``every``, only for the hands worth betting (0 for the others). Computed once per
-    class of hands under ``SUIT_PERMUTATIONS``, then copied."""
+    each hand's EV of betting, by colex rank; ``tables``: the situation kernels'; only
+    for the hands whose EV of betting is above ``floor`` (0 for the others). Computed
+    once per class of hands under ``SUIT_PERMUTATIONS``, then copied."""
     image_of = np.empty(HANDS, dtype=np.int64)
     relabelling = np.empty(HANDS, dtype=np.int64)
     order = np.concatenate((np.arange(0, CHUNKS, 2), np.arange(1, CHUNKS, 2)))
@@ -213,7 +214,7 @@ def removal_effects_jit(v, tables, lists, upcard, plays, every, effects):
             for d in range(OTHERS):
                 card = d + (d >= upcard)
                 effects[d, rank] = 0.0
-                if np.any(hand == card) or not (every or plays[rank] > -1.0):
+                if np.any(hand == card) or not plays[rank] > floor:
                     continue
                 holding = _ev_holding(v, tables, lists, hand, upcard, card, scratch)
                 effects[d, rank] = holding - plays[rank]
@@ -226,11 +227,11 @@ def removal_effects_jit(v, tables, lists, upcard, plays, every, effects):
 
 
 @njit(cache=True, parallel=True)
-def removal_sums_jit(effects, worth_betting, out):
-    """``out[0, d]``: the sums (``superset_sums_jit``) of card d's ``effects`` on the hands
-    worth betting; ``out[1, d]``, if there, on every hand. Cards shared among threads."""
+def removal_sums_jit(effects, weights, out):
+    """``out[0, d]``: the sums (``superset_sums_jit``) of card d's ``effects``, each times
+    its hand's weight; ``out[1, d]``, if there, unweighed. Cards shared among threads."""
     for d in prange(effects.shape[0]):
-        superset_sums_jit(np.where(worth_betting, effects[d], 0.0), out[0, d])
+        superset_sums_jit(weights * effects[d], out[0, d])
         if out.shape[0] == 2:
             superset_sums_jit(effects[d], out[1, d])
 
@@ -343,10 +344,10 @@ def situation_proxy_jit(proxy, hand, upcard, options, means, removed):
     ``proxy``: (sums of each hand's value (``VALUE``, ``FORCED``), of the most it can
     return (``BEST``) and of the bound of its value when k discards are dead (``BOUND +
     k``); every six cards' EV of betting, empty without a buy; the sums of each card's
-    removal effects, where the hand is worth betting and, if an exchange forces the BET,
-    everywhere). ``options``: (fees, whether the BET is forced, whether the exchange is
-    long) per mask of kept cards (fee NaN where not offered), and the fee of buying a
-    sixth card (NaN: not offered). ``means``: ``TABLES + 1`` x 32; ``removed``: 3 x 32."""
+    removal effects, weighed and, if an exchange forces the BET, unweighed).
+    ``options``: (fees, whether the BET is forced, whether the exchange is long) per
+    mask of kept cards (fee NaN where not offered), and the fee of buying a sixth card
+    (NaN: not offered). ``means``: ``TABLES + 1`` x 32; ``removed``: 3 x 32."""
     buys = proxy[1]
     fees, _, long, buy_fee = options
     evs = means[TABLES]

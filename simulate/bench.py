@@ -537,7 +537,6 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     each), from the spread of the saved samples' differences to the proxy (to the
     control, and its time added, where the saved samples were measured against it), the
     samples and hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
-    from .control import control_tables
     from .optimal_game import enumerable
     from .optimal_sampled import (
         Z_999,
@@ -545,7 +544,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
         saved_sampled_optimum,
         situation_gains,
     )
-    from .proxy import rank_tables
+    from .proxy import RAMP
     from .variant import load_variant, with_draws_up_to
 
     variant = load_variant(name)
@@ -556,7 +555,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     start = time.perf_counter()
     situation_gains(variant, classes[:SAMPLED_TIMED], upcards[:SAMPLED_TIMED], short_draws)
     per_situation = (time.perf_counter() - start) / SAMPLED_TIMED
-    proxy_seconds = _pass_seconds(rank_tables, variant, short_draws)
+    proxy_seconds = _pass_seconds(variant, short_draws)
     control_seconds = None  # timed where a saved run used the control
     rows = []
     for thin in SAMPLED_THINS:
@@ -577,9 +576,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
             sd = figures.get("difference_to_control_sd", figures["difference_to_proxy_sd"])
             passes = proxy_seconds
             if saved.control:
-                control_seconds = control_seconds or _pass_seconds(
-                    control_tables, variant, short_draws
-                )
+                control_seconds = control_seconds or _pass_seconds(variant, short_draws, RAMP)
                 passes += control_seconds
                 row["control_seconds"] = control_seconds
             hours = {}
@@ -592,18 +589,18 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     return rows
 
 
-def _pass_seconds(tables_of, variant, short_draws: int) -> float:
-    """The seconds of a pass of the proxy or the control (``tables_of``: their tables of
-    an upcard rank) over every situation: one upcard rank timed, times 13."""
+def _pass_seconds(variant, short_draws: int, ramp: float = 0.0) -> float:
+    """The seconds of a pass of the proxy (the control with a ``ramp``) over every
+    situation: one upcard rank timed, times 13."""
     from ._exact import canonical_hands_jit
     from ._proxy import game_proxies_jit
-    from .proxy import option_arrays
+    from .proxy import option_arrays, rank_tables
 
     reps = canonical_hands_jit()[0]
     sums = [np.empty(len(reps)) for _ in range(3)]  # gains, largest, bounds: not kept
     sums.append(np.empty(len(reps), dtype=np.int64))  # positives
     start = time.perf_counter()
-    tables = tables_of(variant, PROXY_RANK, short_draws)
+    tables = rank_tables(variant, PROXY_RANK, short_draws, ramp)
     game_proxies_jit(tables, reps, PROXY_RANK, option_arrays(variant, short_draws), *sums)
     return 13 * (time.perf_counter() - start)
 

@@ -1,6 +1,6 @@
 """Situations dealt at random in a game with draws, every first option of each weighed:
 exactly, but exchanges of more than ``SHORT_DRAWS`` cards (Russian, 6 Card Poker 1-2-5,
-oasis-classic), weighed by the control of the sampled optimum (``control``: the proxy
+oasis-classic), weighed by the control of the sampled optimum (``proxy``: the proxy
 with the discards' removal ramped past the fold line). The rule strategies of
 ``derive_draws`` are grown on them."""
 
@@ -13,14 +13,13 @@ from pathlib import Path
 import numpy as np
 
 from . import _derive as kernels
-from . import control
 from ._io import read_keyed_npz, write_npz
 from ._tables import cache_dir, cached_arrays, source_hash
 from .codes import Action
 from .exact import first_options, value_lists
 from .optimal_game import situation_tables
 from .optimal_sampled import SHORT_DRAWS
-from .proxy import THROWN, option_arrays
+from .proxy import RAMP, THROWN, option_arrays, rank_tables
 from .variant import Variant
 
 __all__ = [
@@ -34,7 +33,7 @@ __all__ = [
 SOURCES = (
     "derive_situations.py", "_derive.py", "_situation.py", "_exact.py", "_evaluator.py",
     "_tables.py", "_settlement.py", "codes.py", "exact.py", "optimal_game.py", "_proxy.py",
-    "proxy.py", "control.py",
+    "proxy.py",
 )  # fmt: skip
 """The sources that weigh the sampled situations' options."""
 
@@ -145,7 +144,7 @@ def weighed_situations(
 ) -> Situations:
     """The situations (five increasing cards, upcard), each option weighed exactly, but
     where the game exchanges more than ``SHORT_DRAWS`` cards: those exchanges are weighed
-    by the control (``control``: every final hand's value, the discards' removal to first
+    by the control (``proxy``: every final hand's value, the discards' removal to first
     order); ``progress`` as ``sampled_situations``'s."""
     evs = _weighed_in_parts(variant, hands, upcards, "", [], progress)
     return Situations(hands, upcards, evs, seed)
@@ -179,7 +178,7 @@ def control_option_evs(
         return
     long_evs = np.full((int(rows.sum()), int(long.sum())), np.nan)
     kernels.proxy_exchange_evs_jit(
-        control.control_tables(variant, rank, SHORT_DRAWS), hands[rows], upcards[rows], rank,
+        rank_tables(variant, rank, SHORT_DRAWS, RAMP), hands[rows], upcards[rows], rank,
         option_arrays(variant, SHORT_DRAWS), options[long, 1], long_evs,
     )  # fmt: skip
     evs[np.ix_(rows, long)] = long_evs

@@ -61,7 +61,6 @@ from ._io import read_keyed_npz, read_npz, write_npz
 from ._tables import source_hash
 from .cluster import current_client, unit_results
 from .codes import Action
-from .control import RAMP, control_gains
 from .exact import ExactResult, first_options, hand_classes, needs_pair_tables, value_lists
 from .intervals import betting_interval
 from .optimal_game import (
@@ -72,7 +71,7 @@ from .optimal_game import (
     optimal_result_of_totals,
 )
 from .provenance import software
-from .proxy import ProxyGains, proxy_gains
+from .proxy import RAMP, ProxyGains, proxy_gains
 from .simulation import DEFAULT_SEED, Z_999
 from .variant import Variant, with_draws_up_to
 
@@ -85,11 +84,9 @@ BLOCK = 20
 """Situations weighed between two checkpoints."""
 ALPHA = 0.001
 """Of the 99.9% intervals."""
-PROXY_SOURCES = {
-    "proxy": ("_proxy.py", "proxy.py"),
-    "control": ("control.py", "_proxy.py", "proxy.py"),
-}
+PROXY_SOURCES = ("_proxy.py", "proxy.py")
 """The modules whose code makes the proxy's and the control's gains."""
+RAMPS = {"proxy": 0.0, "control": RAMP}
 _SAMPLE_ARRAYS = {
     "classes": np.int32,
     "upcards": np.int8,
@@ -358,7 +355,7 @@ def sampled_optimum(
     proxy = proxies["proxy"][0]
     kept = thinned(proxy.samples, thin)[: blocks * BLOCK]
     if thin != THIN:  # which situations are weighed depends on the proxy
-        key += f"-thin{thin}-{source_hash(*PROXY_SOURCES['proxy'])}"
+        key += f"-thin{thin}-{source_hash(*PROXY_SOURCES)}"
     path = folder / f"optimal-samples{suffix}-seed{seed}.npz"
     chosen = (candidates[0][kept], candidates[1][kept])
     weighed = _weighed_samples(variant, path, key, chosen, short_draws, samples, progress)
@@ -432,16 +429,16 @@ def _game_proxy(
     ``situations`` (classes, upcards: the first of the stream ``key`` names) and the
     seconds they took, kept at ``path`` (gains kept there for more situations of the
     stream serve as well)."""
-    count, code = len(situations[0]), source_hash(*PROXY_SOURCES[name])
+    count, code = len(situations[0]), source_hash(*PROXY_SOURCES)
     if saved := kept_proxy(path, key, count, code):
         proxy = _proxy_of(saved)
         return dataclasses.replace(proxy, samples=proxy.samples[:count]), float(saved["seconds"])
     start = time.perf_counter()
     hands = _class_weights()[0][situations[0]]
-    gains_of = control_gains if name == "control" else proxy_gains
-    gains = gains_of(
-        variant, short_draws, hands, situations[1], classes=classes, progress=progress
-    )
+    gains = proxy_gains(
+        variant, short_draws, hands, situations[1], ramp=RAMPS[name], classes=classes,
+        progress=progress,
+    )  # fmt: skip
     seconds = time.perf_counter() - start
     kept_key = np.array(_proxy_key(key, count, code))
     write_npz(path, key=kept_key, seconds=np.array(seconds), **_proxy_arrays(gains))

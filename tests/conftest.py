@@ -10,7 +10,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from simulate import control, proxy
+from simulate import proxy
 from simulate._proxy import OFFSETS, OTHERS
 from simulate.variant import load_variant
 
@@ -39,8 +39,7 @@ def no_removal(monkeypatch):
     removal, whose tables take a minute per upcard rank: for tests of what does not
     depend on it. (The control differs from the proxy only in that correction.)"""
 
-    def zeros(variant, rank, plays):
+    def zeros(variant, rank, plays, ramp):
         return np.zeros((2, OTHERS, OFFSETS[6]))  # untouched pages cost nothing
 
     monkeypatch.setattr(proxy, "removal_tables", zeros)
-    monkeypatch.setattr(control, "control_tables", proxy.rank_tables)

@@ -227,11 +227,13 @@ def test_a_control_replaces_the_proxy_in_what_the_samples_measure(
     options = {"seed": 7, "short_draws": 1, "classes": CLASSES, "thin": 3}
     plain = sampled_optimum(variant, runs(folder, 1), 60, **options)
 
-    def shifted(variant, short_draws, hands, upcards, **kwargs) -> ProxyGains:
+    def shifted(variant, short_draws, hands, upcards, ramp=0.0, **kwargs) -> ProxyGains:
         proxy = odd_proxy(variant, short_draws, hands, upcards)
+        if not ramp:
+            return proxy
         return ProxyGains(proxy.mean + 0.02, 0.03, 10.0, proxy.samples + 0.02, 0.9)
 
-    monkeypatch.setattr(optimal_sampled, "control_gains", shifted)
+    monkeypatch.setattr(optimal_sampled, "proxy_gains", shifted)
     controlled = sampled_optimum(variant, runs(folder, 1), 60, control=True, **options)
     assert np.array_equal(controlled.classes, plain.classes)
     assert np.array_equal(controlled.proxy.samples, plain.proxy.samples)  # the same strata
@@ -347,18 +349,16 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     folder = RESULTS / name
     short = with_draws_up_to(variant, split)
     assert read_keyed_npz(folder / f"optimal-draws{split}.npz", optimal_sampled._key(short))
-    proxy_code = source_hash("_proxy.py", "proxy.py")
+    code = source_hash(*PROXY_SOURCES)
     samples = f"{optimal_sampled._key(variant)}-{split}-None-1"
     shipped = saved_sampled_optimum(variant, split, thin)
     suffix = run_suffix(split, thin)
     drawn = -(-shipped.samples // BLOCK) * BLOCK * thin
-    assert kept_proxy(folder / f"optimal-proxy{suffix}-seed1.npz", samples, drawn, proxy_code)
+    assert kept_proxy(folder / f"optimal-proxy{suffix}-seed1.npz", samples, drawn, code)
     if shipped.control:
-        control_code = source_hash(*PROXY_SOURCES["control"])
-        path = folder / f"optimal-control{suffix}-seed1.npz"
-        assert kept_proxy(path, samples, drawn, control_code)
+        assert kept_proxy(folder / f"optimal-control{suffix}-seed1.npz", samples, drawn, code)
     if thin > 1:
-        samples += f"-thin{thin}-{proxy_code}"
+        samples += f"-thin{thin}-{code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
 
 

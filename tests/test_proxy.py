@@ -8,21 +8,21 @@ from math import comb
 import numpy as np
 import pytest
 
-from simulate import control
 from simulate._exact import after_draw_ev_jit, thrown_count_jit
 from simulate._proxy import (
+    HANDS,
     TABLES,
     VALUE,
     _subset_index,
     buy_mean_jit,
     exchange_values_jit,
     game_proxies_jit,
+    hand_values_jit,
     kept_means_jit,
     relabelled_jit,
     sample_proxies_jit,
 )
 from simulate.codes import Action
-from simulate.control import RAMP, control_tables
 from simulate.exact import first_options, value_lists
 from simulate.intervals import betting_interval
 from simulate.optimal_sampled import (
@@ -31,7 +31,7 @@ from simulate.optimal_sampled import (
     saved_sampled_optimum,
     situation_gains,
 )
-from simulate.proxy import option_arrays, rank_tables
+from simulate.proxy import RAMP, option_arrays, rank_tables, removal_tables
 from simulate.variant import load_variant
 
 RANK = 9  # the upcard's rank in these tests (suit 0: the tables' upcard)
@@ -237,10 +237,11 @@ def test_each_exchanges_value_follows_its_cards_whatever_the_upcards_suit(russia
 def ramped(russian):
     """The control's tables for the fixture's upcard: the proxy's, but the removal
     effects ramped (only those computed here)."""
-    variant, proxy = russian
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(control, "rank_tables", lambda *args: proxy)
-        return control_tables(variant, RANK, 2)
+    variant, (tables, buys, _) = russian
+    v, lists = variant.arrays(), value_lists()
+    plays = np.empty(HANDS)
+    hand_values_jit(v, lists, 4 * RANK, plays, np.empty(HANDS))
+    return tables, buys, removal_tables(variant, RANK, plays, RAMP)
 
 
 def test_the_control_counts_each_removal_effect_by_the_ramp(russian, ramped):
@@ -271,8 +272,9 @@ def test_the_control_counts_each_removal_effect_by_the_ramp(russian, ramped):
 
 def test_the_committed_russian_control_is_this_codes_and_narrows_the_spread(russian, ramped):
     """The control gains of the shipped thinned Russian samples whose upcard has the
-    tables' rank are those of ``control_tables``; over all of them, the gain's difference
-    to the control varies less than half as much as its difference to the proxy."""
+    tables' rank are those of ``rank_tables`` with the ramp; over all of them, the gain's
+    difference to the control varies less than half as much as its difference to the
+    proxy."""
     variant, _ = russian
     saved = saved_sampled_optimum(variant, 0, 8)
     mine = saved.upcards // 4 == RANK
