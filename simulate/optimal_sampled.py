@@ -11,7 +11,7 @@ The samples measure the gain's difference to a proxy that is computed for
 every situation (``proxy``), so the estimate is the proxy's exact mean plus
 the sampled mean difference, which varies much less than the gain.
 
-The samples may instead measure the gain's difference to the control (``control``),
+The samples may instead measure the gain's difference to the control (``proxy``, a ramp),
 the proxy with the discards' removal taken past the fold line, whose difference varies
 about three times less in Russian; the situations are drawn by the proxy's strata all
 the same.
