@@ -73,7 +73,7 @@ on 2^27 rounds."""
 METHOD = (
     "Each rung adds the rule (put before any of the rules, or last before the default) that "
     "gains the most over situations dealt at random, every option of each weighed "
-    "exactly{proxy} (decisions "
+    "exactly{long_exchanges} (decisions "
     "after the draw exact), on the dealt cards or, where a sixth card is sold, after the buy "
     "(on every card bought), then each of the rung's rules at that decision is replaced by "
     "the best rule found with the others in place wherever that loses less (two sweeps at "
@@ -85,9 +85,9 @@ METHOD = (
     "strategies are played against {check} on the same deals."
 )
 SAMPLED_METHOD = {
-    "proxy": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the control of the "
-    "sampled optimum (every final hand's value, the discards' removal to first order, "
-    "ramped below the fold line)",
+    "long_exchanges": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the "
+    "control of the sampled optimum (every final hand's value, the discards' removal to "
+    "first order, ramped below the fold line)",
     "check": "the best play without draws (its RTP exact), their cost taken against "
     "optimal play (sampled)",
 }
@@ -543,7 +543,7 @@ class DrawLadder:
     @property
     def method(self) -> str:
         if self.exact_draws:
-            return METHOD.format(proxy="", check="optimal")
+            return METHOD.format(long_exchanges="", check="optimal")
         return METHOD.format(**SAMPLED_METHOD)
 
     named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}

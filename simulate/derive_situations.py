@@ -145,7 +145,7 @@ def weighed_situations(
     """The situations (five increasing cards, upcard), each option weighed exactly, but
     where the game exchanges more than ``SHORT_DRAWS`` cards: those exchanges are weighed
     by the control (``proxy``: every final hand's value, the discards' removal to first
-    order); ``progress`` as ``sampled_situations``'s."""
+    order, ramped below the fold line); ``progress`` as ``sampled_situations``'s."""
     evs = _weighed_in_parts(variant, hands, upcards, "", [], progress)
     return Situations(hands, upcards, evs, seed)
 
