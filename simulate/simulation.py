@@ -54,7 +54,7 @@ Z95, Z99 = 1.959963984540054, 2.5758293035489004
 Z_999 = 3.2905267314919255
 """The normal quantile of a two-sided 99.9% interval."""
 DECISION_NAMES = [decision.label for decision in Decision]
-CHUNK_BLOCKS = 32
+CHUNK_BLOCKS = 128
 """Blocks of 4,096 rounds a kernel call plays, by default."""
 CLUSTER_CHUNK_BLOCKS = 256
 """... on a cluster, where each chunk is a task (the scheduler's few milliseconds per task

@@ -104,6 +104,13 @@ def hands_by_value() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hands, masks, np.ascontiguousarray(ranks)
 
 
+@functools.lru_cache(maxsize=64)
+def _first_actions(rules: bytes) -> np.ndarray:
+    """``Strategy.first_actions`` of the rule array whose bytes are ``rules``."""
+    array = np.frombuffer(rules, dtype=np.int64).reshape(-1, k.RULE_COLUMNS).copy()
+    return k.first_actions_jit(array, hands_by_value()[0])
+
+
 def no_rules() -> np.ndarray:
     """The empty rule array of a strategy that is not a list of rules."""
     return np.zeros((0, k.RULE_COLUMNS), dtype=np.int64)
@@ -194,11 +201,11 @@ class Strategy:
             return no_decisions()
         return self.exact_play.decisions(key, start, stop, progress, boxes, open_boxes)
 
-    @functools.cached_property
+    @property
     def first_actions(self) -> np.ndarray:
         """A rule strategy's first action by the hand's value and the upcard's rank
-        (``_strategy.first_actions_jit``)."""
-        return k.first_actions_jit(self.rules, hands_by_value()[0])
+        (``_strategy.first_actions_jit``), computed once per rule array."""
+        return _first_actions(self.rules.tobytes())
 
     def record(self) -> dict:
         """What identifies the strategy in an output: name, file, rules hash and rules."""
