@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import platform
@@ -270,6 +271,7 @@ def bench_simulate(
         row["rtp"] = run(variant, strategy, rounds, seed=seed).summary["rtp"]
         rows.append(row)
     multi_box = _multi_box_rows(rows, rounds, seed, repeats, threads)
+    parts = _round_parts("caribbean", "pair-or-better", rounds, seed, repeats)
     python_rate = _eval7_caribbean_loop(python_rounds, seed)
     studsim_rate = rows[0][f"rounds_per_s_{threads}_threads"]
     return {
@@ -286,6 +288,7 @@ def bench_simulate(
         "repeats": repeats,
         "rows": rows,
         "multi_box_rows": multi_box,
+        "round_parts": parts,
         "python_eval7_caribbean": {"rounds": python_rounds, "rounds_per_s": python_rate},
         "studsim_over_python": studsim_rate / python_rate,
         "targets": {
@@ -304,6 +307,67 @@ def bench_simulate(
                 row["over_one_box"] >= 1 / 3 for row in multi_box if row["boxes"] == 3
             ),
         },
+    }
+
+
+ROUND_PARTS = (
+    ("dealing", "deal the 10 cards"),
+    ("evaluating", "evaluate both hands"),
+    ("deciding and settling", "the decision, the dealer's qualifier, settling"),
+    ("adding up", "add the results to the sums, and the run's own work"),
+)
+PART_NAMES = [name for name, _ in ROUND_PARTS]
+
+
+def _round_arguments(variant, strategy, key: np.uint64, rounds: int) -> tuple:
+    """The arguments of ``_round_parts.round_blocks_jit`` before the seed's key."""
+    from .simulation import exact_options
+
+    exact = strategy.decisions(key, 0, rounds)
+    fees, forced = variant.draw_arrays()
+    game_mode = int(strategy.game_mode)
+    return variant.arrays(), strategy.decider, game_mode, exact, exact_options(exact), fees, forced
+
+
+def _round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, repeats: int):
+    """Nanoseconds per round of each part of a one-box round of the strategy, on one thread
+    (on two, parts share a core's caches and do not add up): the kernels of
+    ``_round_parts`` play the first parts only, ``run`` all; each part is the difference
+    of two best times."""
+    from . import _round_parts as parts
+    from .catalog import load_strategy
+    from .simulation import _key, run
+    from .variant import load_variant
+
+    variant = load_variant(variant_name)
+    strategy = load_strategy(strategy_name, variant)
+    key, blocks = _key(seed), rounds // parts.BLOCK
+    rounds = blocks * parts.BLOCK
+    arrays = _round_arguments(variant, strategy, key, rounds)
+    out = np.zeros(blocks)
+    kernels = (
+        (parts.deal_blocks_jit, ()),
+        (parts.evaluate_blocks_jit, ()),
+        (parts.round_blocks_jit, arrays),
+    )
+    for kernel, first in kernels:
+        kernel(*first, key, 1, out)  # compile or load the kernels first
+    stages = [functools.partial(kernel, *first, key, blocks, out) for kernel, first in kernels]
+    stages.append(lambda: run(variant, strategy, rounds, seed=seed, threads=1))
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        cumulative = [_best_time(stage, repeats) / rounds * 1e9 for stage in stages]
+    finally:
+        numba.set_num_threads(previous)
+    spent = np.diff([0.0, *cumulative]).tolist()
+    ns_per_round = dict(zip(PART_NAMES, spent, strict=True))
+    return {
+        "variant": variant_name,
+        "strategy": strategy_name,
+        "rounds": rounds,
+        "threads": 1,
+        "ns_per_round": ns_per_round,
     }
 
 
@@ -372,6 +436,7 @@ def format_simulate_report(result: dict) -> str:
             f"{row['rounds_per_s']:>12,.0f} {row['boxes_per_s']:>12,.0f} "
             f"{row['over_one_box']:>13.4f}"
         )
+    lines += _format_round_parts(result["round_parts"]) if "round_parts" in result else []
     python = result["python_eval7_caribbean"]
     lines += [
         "",
@@ -384,6 +449,20 @@ def format_simulate_report(result: dict) -> str:
         f"target {name}: {'met' if met else 'NOT met'}" for name, met in result["targets"].items()
     ]
     return "\n".join(lines) + "\n"
+
+
+def _format_round_parts(parts: dict) -> list[str]:
+    """Where a round's time goes, as aligned lines."""
+    spent = parts["ns_per_round"]
+    lines = [
+        "",
+        f"where a {parts['variant']} {parts['strategy']} round's time goes on 1 thread, "
+        "ns per round (each part the difference of two best times):",
+    ]
+    for name, what in ROUND_PARTS:
+        lines.append(f"{name:<22} {spent[name]:>8.2f}  {what}")
+    lines.append(f"{'whole round':<22} {sum(spent.values()):>8.2f}")
+    return lines
 
 
 def bench_exact(variants: list[str] | None = None) -> dict:

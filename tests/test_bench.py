@@ -1,8 +1,15 @@
 import json
 
+import numpy as np
 from click.testing import CliRunner
 
+from simulate._engine import BLOCK
+from simulate._round_parts import round_blocks_jit
+from simulate.bench import ROUND_PARTS, _round_arguments
+from simulate.catalog import load_strategy
 from simulate.cli import main
+from simulate.simulation import _key, run
+from simulate.variant import load_variant
 
 
 def test_bench_eval_writes_and_prints_the_comparison(tmp_path):
@@ -90,6 +97,21 @@ def test_bench_simulate_writes_and_prints(tmp_path):
     assert multi["six-card-125"]["boxes"] == 4 and multi["six-card-125"]["open_boxes"] == 2
     assert all(row["rounds_per_s"] > 0 for row in multi.values())
     assert "several boxes against one dealer" in (tmp_path / "simulate.txt").read_text()
+    parts = printed["round_parts"]
+    assert list(parts["ns_per_round"]) == [name for name, _ in ROUND_PARTS]
+    assert sum(parts["ns_per_round"].values()) > 0
+    assert "round's time goes on 1 thread" in (tmp_path / "simulate.txt").read_text()
+
+
+def test_round_parts_kernel_plays_the_runs_rounds():
+    """The kernel that times a round without its sums plays the rounds ``run`` plays."""
+    variant = load_variant("caribbean")
+    strategy = load_strategy("pair-or-better", variant)
+    key, blocks = _key(3), 2
+    out = np.zeros(blocks)
+    arguments = _round_arguments(variant, strategy, key, blocks * BLOCK)
+    round_blocks_jit(*arguments, key, blocks, out)
+    assert out.sum() == run(variant, strategy, blocks * BLOCK, seed=3).summary["net"]
 
 
 def test_bench_cluster_writes_and_prints(tmp_path):
