@@ -38,7 +38,6 @@ from ._exact_play import (
 )
 from ._settlement import (
     bet_multiple_jit,
-    bonus_multiple_jit,
     capped_net_jit,
     dealer_discard_jit,
     settle_jit,
@@ -472,9 +471,10 @@ def play_round_jit(
     playing = False
     for box in range(boxes):
         hand = hands[box]
-        box_f[box, BONUS_NET] = bonus_multiple_jit(v, hand[:5]) if v.has_bonus else 0.0
         own = cards_mask_jit(hand[:5])
         dealt_value = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+        bonus = v.bonus_pays[category_jit(dealt_value, v.ace_king)] if v.has_bonus else 0.0
+        box_f[box, BONUS_NET] = bonus  # as settlement's bonus_multiple_jit, from the value
         known[box] = (shared | own) if share_seen else own
         if box < open_boxes:
             cards, fees, folded = play_box_jit(
