@@ -13,29 +13,21 @@ from ._evaluator import value5_jit
 
 
 @njit(cache=True, parallel=True)
-def deal_blocks_jit(key, blocks, out):
-    """Deal the rounds (one box)."""
+def deal_blocks_jit(evaluate, key, blocks, out):
+    """Deal the rounds (one box); where ``evaluate``, evaluate the player's and the
+    dealer's hands too."""
     for row in prange(blocks):
         state, _, hands, dealer, used, _, _, _ = round_scratch_jit(1)
         total = 0
         for index in range(row * BLOCK, (row + 1) * BLOCK):
             state[0] = round_state_jit(key, index)
             deal_jit(state, used, hands, dealer)
-            total += hands[0, 0] + dealer[4]
-        out[row] = total
-
-
-@njit(cache=True, parallel=True)
-def evaluate_blocks_jit(key, blocks, out):
-    """Deal the rounds (one box) and evaluate the player's and the dealer's hands."""
-    for row in prange(blocks):
-        state, _, hands, dealer, used, _, _, _ = round_scratch_jit(1)
-        total = 0
-        for index in range(row * BLOCK, (row + 1) * BLOCK):
-            state[0] = round_state_jit(key, index)
-            deal_jit(state, used, hands, dealer)
-            player = value5_jit(hands[0, 0], hands[0, 1], hands[0, 2], hands[0, 3], hands[0, 4])
-            total += player > value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+            if evaluate:
+                hand = hands[0]
+                player = value5_jit(hand[0], hand[1], hand[2], hand[3], hand[4])
+                total += player > value5_jit(dealer[0], dealer[1], dealer[2], dealer[3], dealer[4])
+            else:
+                total += hands[0, 0] + dealer[4]
         out[row] = total
 
 

@@ -346,8 +346,8 @@ def _round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, 
     arrays = _round_arguments(variant, strategy, key, rounds)
     out = np.zeros(blocks)
     kernels = (
-        (parts.deal_blocks_jit, ()),
-        (parts.evaluate_blocks_jit, ()),
+        (parts.deal_blocks_jit, (False,)),
+        (parts.deal_blocks_jit, (True,)),  # and evaluate
         (parts.round_blocks_jit, arrays),
     )
     for kernel, first in kernels:
