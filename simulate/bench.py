@@ -331,9 +331,9 @@ def _round_arguments(variant, strategy, key: np.uint64, rounds: int) -> tuple:
 
 def _round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, repeats: int):
     """Nanoseconds per round of each part of a one-box round of the strategy, on one thread
-    (on two, parts share a core's caches and do not add up): the kernels of
-    ``_round_parts`` play the first parts only, ``run`` all; each part is the difference
-    of two best times."""
+    (on two, the parts' times were seen not to add up): the kernels of ``_round_parts``
+    play the first parts only, ``run`` all; each part is the difference of two best
+    times, over whole blocks of rounds."""
     from . import _round_parts as parts
     from .catalog import load_strategy
     from .simulation import _key, run
@@ -341,7 +341,7 @@ def _round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, 
 
     variant = load_variant(variant_name)
     strategy = load_strategy(strategy_name, variant)
-    key, blocks = _key(seed), rounds // parts.BLOCK
+    key, blocks = _key(seed), max(rounds // parts.BLOCK, 1)
     rounds = blocks * parts.BLOCK
     arrays = _round_arguments(variant, strategy, key, rounds)
     out = np.zeros(blocks)
