@@ -271,7 +271,7 @@ def bench_simulate(
         row["rtp"] = run(variant, strategy, rounds, seed=seed).summary["rtp"]
         rows.append(row)
     multi_box = _multi_box_rows(rows, rounds, seed, repeats, threads)
-    parts = _round_parts("caribbean", "pair-or-better", rounds, seed, repeats)
+    parts = _time_round_parts("caribbean", "pair-or-better", rounds, seed, repeats)
     python_rate = _eval7_caribbean_loop(python_rounds, seed)
     studsim_rate = rows[0][f"rounds_per_s_{threads}_threads"]
     return {
@@ -316,7 +316,6 @@ ROUND_PARTS = (
     ("deciding and settling", "the decision, the dealer's qualifier, settling"),
     ("adding up", "add the results to the sums, and the run's own work"),
 )
-PART_NAMES = [name for name, _ in ROUND_PARTS]
 
 
 def _round_arguments(variant, strategy, key: np.uint64, rounds: int) -> tuple:
@@ -329,7 +328,7 @@ def _round_arguments(variant, strategy, key: np.uint64, rounds: int) -> tuple:
     return variant.arrays(), strategy.decider, game_mode, exact, exact_options(exact), fees, forced
 
 
-def _round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, repeats: int):
+def _time_round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, repeats: int):
     """Nanoseconds per round of each part of a one-box round of the strategy, on one thread
     (on two, the parts' times were seen not to add up): the kernels of ``_round_parts``
     play the first parts only, ``run`` all; each part is the difference of two best
@@ -361,7 +360,7 @@ def _round_parts(variant_name: str, strategy_name: str, rounds: int, seed: int, 
     finally:
         numba.set_num_threads(previous)
     spent = np.diff([0.0, *cumulative]).tolist()
-    ns_per_round = dict(zip(PART_NAMES, spent, strict=True))
+    ns_per_round = dict(zip((name for name, _ in ROUND_PARTS), spent, strict=True))
     return {
         "variant": variant_name,
         "strategy": strategy_name,
