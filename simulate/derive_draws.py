@@ -6,9 +6,13 @@ decisions after the draw exact), but exchanges of more than ``SHORT_DRAWS`` card
 (Russian, 6 Card Poker 1-2-5, oasis-classic), weighed by the control of the sampled
 optimum. Where a sixth card is sold, the decision after the buy (fold, bet, or a
 replacement named by the cards kept) is fitted too, on every card bought in the
-situations where optimal play or a rung buys. The decision after an exchange or a
-replacement is the fold-or-bet ladder's rung within ``AFTER_DRAW_COST`` of the best
-(``derive.derive_ladder`` on the dealt game). A ladder grows as for fold-or-bet games, one
+situations where optimal play or a rung buys. The decision after an exchange is fitted
+the same way on ``DRAWS_PER_EXCHANGE`` draws of each exchange optimal play makes (its
+rules may ask whether the player threw a card of the upcard's rank), the fewest rules
+within ``AFTER_DRAW_COST`` of exact play there, and a rung's costs count what they lose
+after its own exchanges; after a replacement (no exchanges sold) it is the fold-or-bet
+ladder's rung within ``AFTER_DRAW_COST`` of the best (``derive.derive_ladder`` on the
+dealt game). A ladder grows as for fold-or-bet games, one
 rule at a time, each the rule that gains most over the sampled situations (at whichever
 decision gains more), the rung's rules at that decision then refitted one by one. A
 rung's RTP is the optimal RTP less its mean cost (what it loses to the best option),
@@ -32,6 +36,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
+from . import _after_draw as after_draw_kernels
 from . import _derive as kernels
 from . import _strategy as k
 from .catalog import load_strategy
@@ -58,6 +63,10 @@ __all__ = [
 ]
 
 AFTER_DRAW_COST = 0.0002
+DRAWS_PER_EXCHANGE = 16
+"""The draws of each exchange the decision after it is fitted and measured on."""
+FITTED, HELD_OUT = 0, 1
+"""The streams of the draws after an exchange, on the situations fitted and held out."""
 SIMPLE_COST, EXPERT_COST = 0.005, 0.001
 """The most a shipped simple or expert strategy may return less than optimal play (as
 estimated on the held-out situations)."""
@@ -80,9 +89,20 @@ METHOD = (
     "most); a rung's RTP is the optimal RTP less its mean cost over the situations dealt "
     "next, held out of the fit, decided by its rules (fitted_cost: over those fitted), and "
     "the shipped strategies are the fewest rules within their targets there at 95% "
-    "confidence (one-sided). After an exchange or a replacement the strategies fold or bet "
-    "by the fold-or-bet ladder's rung within 0.0002 of the best such play. The shipped "
-    "strategies are played against {check} on the same deals."
+    "confidence (one-sided). {after_draw} The shipped strategies are played against "
+    "{check} on the same deals."
+)
+AFTER_EXCHANGE_METHOD = (
+    "After an exchange the strategies fold or bet by rules grown the same way on "
+    f"{DRAWS_PER_EXCHANGE} draws of each exchange optimal play makes on the situations "
+    "fitted (betting weighed exactly, every card seen dead, the discards too; a rule may ask "
+    "whether the player threw a card of the upcard's rank), the fewest within 0.0002 of "
+    "exact play there; a rung's costs count what those rules lose after its own exchanges, "
+    f"on {DRAWS_PER_EXCHANGE} draws of each."
+)
+AFTER_REPLACEMENT_METHOD = (
+    "After a replacement the strategies fold or bet by the fold-or-bet ladder's rung within "
+    "0.0002 of the best such play."
 )
 SAMPLED_METHOD = {
     "long_exchanges": f" but exchanges of more than {SHORT_DRAWS} cards, weighed by the "
@@ -97,6 +117,8 @@ _MADE_KEEPS = ("pair", "two-pair", "trips", "ace-king")
 _NOT_OFFERED = Action.DECLINE  # the fallback of a one-rule strategy: its rule did not apply
 
 
+AFTER_DRAW_OPTIONS = np.array([(Action.FOLD, 31), (Action.PLAY, 31)], dtype=np.int64)
+"""The choices after an exchange: fold, bet (rows of kind, positions kept)."""
 AFTER_BUY_OPTIONS = np.array(
     [(Action.FOLD, 63), (Action.PLAY, 63)]
     + [(Action.REPLACE, 63 & ~(1 << position)) for position in range(6)],
@@ -121,6 +143,8 @@ class Choices:
     groups: np.ndarray
     weights: np.ndarray
     situations: int
+    discards: np.ndarray | None = None
+    """After an exchange: per row the cards thrown, a 52-bit mask."""
 
     @cached_property
     def best(self) -> np.ndarray:
@@ -170,6 +194,50 @@ def after_buy_choices(
     )  # fmt: skip
 
 
+def after_draw_choices(
+    variant: Variant, situations: Situations, rows: np.ndarray, kept: np.ndarray, stream: int
+) -> Choices:
+    """The decision after an exchange (fold or bet), on ``DRAWS_PER_EXCHANGE`` draws of
+    each exchange (``kept[i]``: the positions kept of situation ``rows[i]``), each
+    weighing 1/``DRAWS_PER_EXCHANGE`` of the situation; its bet weighed exactly with every
+    card seen dead, the discards too. The draws are ``stream``'s of the situations' seed,
+    the same unseen cards for every exchange of a situation (common random numbers)."""
+    draws = DRAWS_PER_EXCHANGE
+    order = _draw_orders(len(situations.evs), situations.seed, stream)[rows]
+    finals = np.empty((len(rows), draws, 5), dtype=np.int64)
+    discards = np.empty(len(rows), dtype=np.int64)
+    gains = np.empty((len(rows), draws))
+    after_draw_kernels.draw_gains_jit(
+        variant.arrays(), value_lists(), situations.hands[rows], situations.upcards[rows],
+        kept, order, finals, discards, gains,
+    )  # fmt: skip
+    gains = gains.reshape(-1)
+    return Choices(
+        Point.AFTER_DRAW, AFTER_DRAW_OPTIONS, finals.reshape(-1, 5),
+        np.repeat(situations.upcards[rows], draws), np.column_stack([np.zeros_like(gains), gains]),
+        np.repeat(rows, draws), np.full(len(gains), 1 / draws), len(situations.evs),
+        np.repeat(discards, draws),
+    )  # fmt: skip
+
+
+def _draw_orders(count: int, seed: int, stream: int) -> np.ndarray:
+    """Per situation, ``DRAWS_PER_EXCHANGE`` random orders of its 46 unseen cards (the
+    indices of the first five), drawn by ``(seed, stream)``."""
+    keys = np.random.default_rng([seed, stream]).random((count, DRAWS_PER_EXCHANGE, 46))
+    first = np.argpartition(keys, 5, axis=2)[:, :, :5]
+    return np.take_along_axis(
+        first, np.argsort(np.take_along_axis(keys, first, axis=2), axis=2), axis=2
+    )
+
+
+def _exchanges(variant: Variant, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The situations whose chosen first option (index of ``first_options``) is an
+    exchange, and the positions each keeps."""
+    options = first_options(variant)[0]
+    rows = np.flatnonzero(options[chosen, 0] == Action.EXCHANGE)
+    return rows, options[chosen[rows], 1]
+
+
 def _buy_option(variant: Variant) -> int:
     return first_options(variant)[0][:, 0].tolist().index(Action.BUY)
 
@@ -179,6 +247,8 @@ def _candidate_actions(variant: Variant, point: Point) -> list[dict]:
     card and each exchange the variant offers by the cards it keeps, (after a buy) each
     replacement by the cards it keeps (those a strategy file accepts)."""
     candidates = [{"action": "fold"}, {"action": "play"}]
+    if point == Point.AFTER_DRAW:
+        return candidates
     if point == Point.FIRST and variant.buy_fee is not None:
         candidates.append({"action": "buy"})
     keeps = [*KEEPS, "highest 3", "highest 4"]
@@ -209,6 +279,8 @@ def _one_rule(variant: Variant, point: Point, rule: dict) -> np.ndarray:
     data = {"name": "one", "variant": variant.name, "first": rules}
     if point == Point.AFTER_BUY:
         data |= {"first": [{"action": "buy"}], "after_buy": rules}
+    elif point == Point.AFTER_DRAW:
+        data |= _exchanging(variant, rules)
     elif rule["action"] == "buy":
         data["after_buy"] = [{"action": "fold"}]
     if draws:
@@ -217,6 +289,12 @@ def _one_rule(variant: Variant, point: Point, rule: dict) -> np.ndarray:
     if not always:
         compiled[np.flatnonzero(compiled[:, k.POINT] == point)[-1], k.ACTION] = _NOT_OFFERED
     return compiled
+
+
+def _exchanging(variant: Variant, after_draw: list[dict]) -> dict:
+    """The rules of a strategy exchanging on every hand, then deciding by ``after_draw``."""
+    exchange = {"action": "exchange", "keep": "none", "throw": max(variant.exchange_fees)}
+    return {"first": [exchange], "after_draw": after_draw}
 
 
 def _chosen_options(variant: Variant, rule: dict, choices: Choices) -> np.ndarray:
@@ -230,18 +308,32 @@ def _chosen_options(variant: Variant, rule: dict, choices: Choices) -> np.ndarra
 
 @dataclass(frozen=True)
 class Found:
-    """A rule found at one decision point: its conditions, action and draw condition
-    ('' for none)."""
+    """A rule found at one decision point: its conditions, action and the condition it
+    adds to those on the hand's value and the upcard (a draw held, the cards of the
+    upcard's rank thrown; {} for none)."""
 
     rule: Rule
     action: dict
-    draw: str
+    condition: dict
 
     def data(self) -> dict:
         """The rule as a strategy file writes it."""
         data = self.rule.data()
         data.pop("action")
-        return self.action | data | ({"draw": self.draw} if self.draw else {})
+        return self.action | data | self.condition
+
+
+def _splits(choices: Choices) -> list[tuple[dict, np.ndarray]]:
+    """The conditions a rule may add to those on the hand's value and the upcard, each
+    with the rows it holds on: the draws held (first, and after a buy), or (after an
+    exchange) whether the player threw a card of the upcard's rank."""
+    every = np.ones(len(choices.evs), dtype=bool)
+    if choices.point == Point.AFTER_DRAW:
+        thrown = (choices.discards >> (4 * (choices.upcards >> 2))) & 15 > 0
+        none, some = {"seen_upcard_rank": 0}, {"seen_upcard_rank": [1, 2, 3]}
+        return [({}, every), (none, ~thrown), (some, thrown)]
+    draws = kernels.draw_bits_jit(choices.hands)
+    return [({}, every)] + [({"draw": name}, draws & bit > 0) for name, bit in DRAWS.items()]
 
 
 @dataclass(frozen=True)
@@ -278,7 +370,7 @@ class _RuleSearch:
         self.choices, self.evs, self.weights = choices, choices.evs, choices.weights
         self.values = evaluate(choices.hands)
         self.up_ranks = choices.upcards >> 2
-        self.draws = kernels.draw_bits_jit(choices.hands)
+        self.splits = _splits(choices)
         self.actions = _candidate_actions(variant, choices.point)
         self.chosen = [_chosen_options(variant, action, choices) for action in self.actions]
         _, masks, nth_ranks = hands_by_value()
@@ -290,15 +382,11 @@ class _RuleSearch:
         evs, weights = self.evs, self.weights
         self.default = 0 if weights @ evs[:, 0] >= weights @ evs[:, 1] else 1  # fold, play
         self.rows = np.arange(len(evs))
-        self.draw_names = ["", *DRAWS]
-        self.held = [np.ones(len(evs), dtype=bool)] + [
-            self.draws & bit > 0 for bit in DRAWS.values()
-        ]
 
     def applies(self, found: Found, action: int) -> np.ndarray:
         covered = found.rule.covers()[self.values, self.up_ranks]
-        if found.draw:
-            covered &= self.draws & DRAWS[found.draw] > 0
+        conditions = [condition for condition, _ in self.splits]
+        covered &= self.splits[conditions.index(found.condition)][1]
         return covered & (self.chosen[action] >= 0)
 
     def state(self, reading: list[tuple[Found, int]]) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -333,7 +421,7 @@ class _RuleSearch:
                     continue
                 change = np.where(applies & ~before, weights * (ev - current), 0.0)
                 gains = np.maximum(change, 0.0)
-                for d, held in enumerate(self.held):
+                for d, (_, held) in enumerate(self.splits):
                     if found is not None and gains[held].sum() <= found[0]:
                         continue
                     grid = np.zeros((len(self.present), 13))
@@ -357,7 +445,7 @@ class _RuleSearch:
         rule = Rule(
             "", self.present[first], self.present[last], low, high, match, nth, HOLDS_ANY[0]
         )
-        return Found(_simplest(rule, grid, gain), self.actions[a], self.draw_names[d]), a, place
+        return Found(_simplest(rule, grid, gain), self.actions[a], self.splits[d][0]), a, place
 
 
 def _placed(reading: list, item, place: int) -> list:
@@ -370,17 +458,20 @@ def _place_name(place: int, before: int) -> str:
     return "first" if place == 0 else "last" if place == before else str(place + 1)
 
 
-def grow_rules(variant: Variant, choices: Choices, max_rules: int, refits: int = 2) -> Grown:
+def grow_rules(
+    variant: Variant, choices: Choices, max_rules: int, refits: int = 2, enough: float = 0.0
+) -> Grown:
     """Grow rules at one decision point, one at a time, each the rule that gains most
     over ``choices`` (put before any of the rules, or last before the default); after each, up to
     ``refits`` sweeps over the rung's rules replace a rule by the best one found with the
-    others in place, wherever that loses less."""
+    others in place, wherever that loses less. Stops at ``max_rules``, or at the first
+    rung losing at most ``enough`` a situation."""
     search = _RuleSearch(variant, choices)
     reading: list[tuple[Found, int]] = []
     rungs, added = [[]], []
     state = search.state(reading)
     losses = [choices.losses(state[0])]
-    while len(reading) < max_rules - 1:
+    while len(reading) < max_rules - 1 and losses[-1].mean() > enough:
         best = search.best(*state)
         if best is None:
             break
@@ -422,6 +513,9 @@ class DrawLadder:
     rungs: list[tuple[int, int]]
     """Per rung, how many rules of ``first`` and of ``after_buy`` it reads (the defaults
     included; 0 after a buy where the game sells none)."""
+    after_draw_losses: np.ndarray | None
+    """Per rung of ``first`` and sampled situation, what deciding after its exchanges by
+    ``after_draw`` loses to exact play (where the game exchanges; ``after_draw_loss``)."""
     optimal: dict
     """Optimal play's RTP and how it is known (``optimum.optimal_rtp``)."""
     after_draw: list[dict]
@@ -446,6 +540,8 @@ class DrawLadder:
     def _fitted_losses(self, first: int, after_buy: int) -> np.ndarray:
         """Per situation fitted, what the rung of these rules loses."""
         lost = self.first.losses[first - 1]
+        if self.after_draw_losses is not None:
+            lost = lost + self.after_draw_losses[first - 1]
         if self.after_buy is not None:
             lost = lost + self.buying[first - 1] * self.after_buy.losses[after_buy - 1]
         return lost
@@ -542,9 +638,10 @@ class DrawLadder:
 
     @property
     def method(self) -> str:
+        after = AFTER_EXCHANGE_METHOD if self.variant.exchange_fees else AFTER_REPLACEMENT_METHOD
         if self.exact_draws:
-            return METHOD.format(long_exchanges="", check="optimal")
-        return METHOD.format(**SAMPLED_METHOD)
+            return METHOD.format(long_exchanges="", check="optimal", after_draw=after)
+        return METHOD.format(**SAMPLED_METHOD, after_draw=after)
 
     named_costs: ClassVar[dict[str, float]] = {"simple": SIMPLE_COST, "expert": EXPERT_COST}
 
@@ -742,20 +839,30 @@ def derive_draw_ladder(
         situations = sampled_situations(variant, samples + held_out, seed, progress, checkpoint)
     situations, fresh = situations.split(len(situations.evs) - (held_out or 0))
     first = grow_rules(variant, first_choices(variant, situations), max_rules)
+    chosen = _first_chosen(variant, first, situations)
     after_buy = buying = None
     if variant.buy_fee is not None:
-        buying = _buying(variant, first, situations)
+        buying = chosen == _buy_option(variant)
         optimal_buys = situations.evs.argmax(axis=1) == _buy_option(variant)
         choices = after_buy_choices(variant, situations, buying.any(axis=0) | optimal_buys)
         after_buy = grow_rules(variant, choices, max_rules)
-    fold_or_bet = fold_or_bet_ladder(variant, cost=AFTER_DRAW_COST)
-    after = fold_or_bet.strategy_data(fold_or_bet.rung(AFTER_DRAW_COST))["first"]
+    after_losses = None
+    if variant.exchange_fees:
+        rows, kept = _exchanges(variant, situations.evs.argmax(axis=1))
+        choices = after_draw_choices(variant, situations, rows, kept, FITTED)
+        grown = grow_rules(variant, choices, max_rules, enough=AFTER_DRAW_COST)
+        after = grown.rung_rules(len(grown.rungs))
+        after_losses = after_draw_loss(variant, after, situations, chosen, FITTED)
+    else:  # replacements only: the dealt game's chart
+        fold_or_bet = fold_or_bet_ladder(variant, cost=AFTER_DRAW_COST)
+        after = fold_or_bet.strategy_data(fold_or_bet.rung(AFTER_DRAW_COST))["first"]
     ladder = DrawLadder(
         variant,
         first,
         after_buy,
         buying,
         _merged(first, after_buy),
+        after_losses,
         optimal,
         after,
         len(situations.evs),
@@ -778,6 +885,8 @@ def rung_losses(ladder: DrawLadder, situations: Situations) -> np.ndarray:
         ) for compiled in rules
     ])  # fmt: skip
     losses = best - situations.evs[rows, chosen]
+    if variant.exchange_fees:
+        losses += after_draw_loss(variant, ladder.after_draw, situations, chosen, HELD_OUT)
     buying = chosen == _buy_option(variant) if ladder.after_buy is not None else None
     if buying is not None and buying.any():
         after = after_buy_choices(variant, situations, buying.any(axis=0))
@@ -803,9 +912,10 @@ def _paired(results: dict, base: str, name: str) -> dict[str, float]:
     return {"cost": -difference, "cost_se": se}
 
 
-def _buying(variant: Variant, first: Grown, situations: Situations) -> np.ndarray:
-    """Per rung of ``first`` and situation, whether the rung's rules buy a sixth card."""
-    options, buy = first_options(variant)[0], _buy_option(variant)
+def _first_chosen(variant: Variant, first: Grown, situations: Situations) -> np.ndarray:
+    """Per rung of ``first`` and situation, the first option its rules choose (index of
+    ``first_options``)."""
+    options = first_options(variant)[0]
     rows = []
     for rules in range(1, len(first.losses) + 1):
         data = {"name": "rung", "variant": variant.name, "first": first.rung_rules(rules)}
@@ -814,11 +924,32 @@ def _buying(variant: Variant, first: Grown, situations: Situations) -> np.ndarra
         if any(rule["action"] == "exchange" for rule in data["first"]):
             data["after_draw"] = [{"action": "play"}]  # the first decision alone is read
         compiled = Strategy.from_dict(data, variant).rules
-        chosen = kernels.chosen_options_jit(
+        rows.append(kernels.chosen_options_jit(
             compiled, Point.FIRST, situations.hands, situations.upcards, options, _NOT_OFFERED
-        )
-        rows.append(chosen == buy)
+        ))  # fmt: skip
     return np.array(rows)
+
+
+def after_draw_loss(
+    variant: Variant, after_draw: list[dict], situations: Situations, chosen: np.ndarray,
+    stream: int,
+) -> np.ndarray:  # fmt: skip
+    """Per row of ``chosen`` (first options chosen per situation) and situation, what the
+    rules ``after_draw`` lose to exact play after the exchanges chosen, on the draws of
+    ``after_draw_choices`` (each exchange weighed once for every row choosing it)."""
+    exchanges = [_exchanges(variant, row) for row in chosen]
+    keys = np.concatenate([rows * 32 + kept for rows, kept in exchanges])
+    unique = np.unique(keys)
+    choices = after_draw_choices(variant, situations, unique // 32, unique % 32, stream)
+    data = {"name": "after", "variant": variant.name} | _exchanging(variant, after_draw)
+    compiled = Strategy.from_dict(data, variant).rules
+    bets = after_draw_kernels.bets_jit(compiled, choices.hands, choices.upcards, choices.discards)
+    lost = choices.weights * (choices.best - choices.evs[np.arange(len(bets)), bets.astype(int)])
+    per_exchange = lost.reshape(len(unique), DRAWS_PER_EXCHANGE).sum(axis=1)
+    losses = np.zeros(chosen.shape)
+    for row, (rows, kept) in enumerate(exchanges):
+        losses[row, rows] = per_exchange[np.searchsorted(unique, rows * 32 + kept)]
+    return losses
 
 
 def _merged(first: Grown, after_buy: Grown | None) -> list[tuple[int, int]]:

@@ -191,10 +191,30 @@ def test_the_sampled_options_are_the_situation_kernels(oasis):
         assert np.array_equal(evs, situations.evs[s])
 
 
+def _lost_after_exchanges(variant, strategy, situations, chosen, stream):
+    """Per situation, what the strategy's rules after its exchanges (``chosen``: its
+    first options) lose to exact play on the draws the derive weighs, decided one final
+    hand at a time as the engine decides them (the discards seen)."""
+    from simulate.derive_draws import DRAWS_PER_EXCHANGE, _exchanges, after_draw_choices
+
+    choices = after_draw_choices(variant, situations, *_exchanges(variant, chosen), stream)
+    lost = np.zeros(len(situations.evs))
+    for row, (hand, upcard, discards) in enumerate(
+        zip(choices.hands, choices.upcards, choices.discards, strict=True)
+    ):
+        action = k.decide_jit(strategy.rules, Point.AFTER_DRAW, hand, upcard, discards)[0]
+        gain = choices.evs[row, 1]
+        bet = gain if action == Action.PLAY else 0.0
+        lost[choices.groups[row]] += (max(gain, 0.0) - bet) / DRAWS_PER_EXCHANGE
+    return lost
+
+
 def test_each_rule_of_a_draw_ladder_lowers_its_cost_as_its_rules_decide(oasis):
     """Each rung's cost is what its strategy's first decisions lose on the sampled
-    situations, decided by its rules as the engine decides them."""
+    situations, plus what its decisions after its exchanges lose on their draws, decided
+    by its rules as the engine decides them."""
     from simulate._derive import chosen_options_jit
+    from simulate.derive_draws import FITTED
     from simulate.exact import first_options
 
     oasis_ladder, situations = oasis
@@ -208,8 +228,94 @@ def test_each_rule_of_a_draw_ladder_lowers_its_cost_as_its_rules_decide(oasis):
                                     situations.upcards, options, Action.DECLINE)  # fmt: skip
         assert (chosen >= 0).all()
         lost = best - situations.evs[np.arange(300), chosen]
+        lost += _lost_after_exchanges(oasis_ladder.variant, strategy, situations, chosen, FITTED)
         assert lost.mean() == pytest.approx(cost, abs=1e-12)
     assert strategy.data["after_draw"] == oasis_ladder.after_draw
+
+
+def _bet_gain_enumerated(variant, final, upcard, seen):
+    """What betting ``final`` returns more than folding it, over every dealer's hand
+    avoiding the cards ``seen`` (his cards, discards and draws), each settled by the
+    public API once per dealer's hand value."""
+    from simulate.evaluator import evaluate
+    from simulate.settlement import settle
+
+    unseen = [card for card in range(52) if card not in seen and card != upcard]
+    hidden = np.array(list(itertools.combinations(unseen, 4)))
+    dealers = np.column_stack([hidden, np.full(len(hidden), upcard)])
+    _, first, counts = np.unique(evaluate(dealers), return_index=True, return_counts=True)
+    nets = [settle(variant, final, dealers[i]).net for i in first]
+    return float(np.dot(counts, nets)) / len(dealers) + 1.0
+
+
+def test_the_choices_after_an_exchange_are_its_draws_bet_or_folded_exactly(oasis):
+    """After the best option's exchanges: each draw's final hand is the cards kept and
+    cards of no other seen, the discards those thrown, the draws of a situation weigh 1,
+    and betting's gain is what every dealer's hand settled one by one gives, the discards
+    dead; a rule's split by cards of the upcard's rank thrown reads them as the strategy
+    kernels do."""
+    from simulate.derive_draws import (
+        DRAWS_PER_EXCHANGE,
+        FITTED,
+        _exchanges,
+        _splits,
+        after_draw_choices,
+    )  # fmt: skip
+
+    ladder, situations = oasis
+    variant = ladder.variant
+    rows, kept = _exchanges(variant, situations.evs.argmax(axis=1))
+    choices = after_draw_choices(variant, situations, rows, kept, FITTED)
+    assert len(choices.evs) == DRAWS_PER_EXCHANGE * len(rows) > 0
+    assert np.allclose(np.bincount(choices.groups, choices.weights)[rows], 1.0)
+    for row in range(len(choices.evs)):
+        hand = situations.hands[choices.groups[row]]
+        final, kept_cards = set(choices.hands[row]), set(hand[kept[row // DRAWS_PER_EXCHANGE]
+                                                          >> np.arange(5) & 1 == 1])  # fmt: skip
+        thrown = set(hand) - kept_cards
+        assert kept_cards <= final and not (final - kept_cards) & set(hand)
+        assert choices.upcards[row] not in final | set(hand)
+        assert choices.discards[row] == sum(1 << int(card) for card in thrown)
+    for row in np.random.default_rng(5).choice(len(choices.evs), 3, replace=False):
+        seen = set(choices.hands[row]) | set(situations.hands[choices.groups[row]])
+        gain = _bet_gain_enumerated(variant, choices.hands[row], choices.upcards[row], seen)
+        assert choices.evs[row, 1] == pytest.approx(gain, abs=1e-9)
+    split = {str(condition): held for condition, held in _splits(choices)}
+    seen_rank = np.array([k.seen_of_rank_jit(d, h, u >> 2) for d, h, u in zip(
+        choices.discards, choices.hands, choices.upcards, strict=True)])  # fmt: skip
+    assert np.array_equal(split[str({"seen_upcard_rank": 0})], seen_rank == 0)
+    assert np.array_equal(split[str({"seen_upcard_rank": [1, 2, 3]})], seen_rank > 0)
+
+
+def test_the_rules_after_an_exchange_lose_what_the_strategy_kernels_decide(oasis):
+    """Rules grown after the exchanges (on their draws) cost what a strategy of them
+    loses, decided one final hand at a time by the strategy kernels, the discards seen;
+    each rung loses less than the one before; the ladder's rules are the fewest within
+    AFTER_DRAW_COST of exact play."""
+    from simulate.derive_draws import (
+        AFTER_DRAW_COST,
+        FITTED,
+        _exchanges,
+        _exchanging,
+        after_draw_choices,
+        grow_rules,
+    )  # fmt: skip
+
+    ladder, situations = oasis
+    variant = ladder.variant
+    best = situations.evs.argmax(axis=1)
+    choices = after_draw_choices(variant, situations, *_exchanges(variant, best), FITTED)
+    grown = grow_rules(variant, choices, 4)
+    costs = [cost for cost, _ in grown.costs]
+    assert all(b < a for a, b in itertools.pairwise(costs))
+    for rules, cost in enumerate(costs, start=1):
+        data = {"name": "t", "variant": "oasis"} | _exchanging(variant, grown.rung_rules(rules))
+        strategy = Strategy.from_dict(data, variant)
+        lost = _lost_after_exchanges(variant, strategy, situations, best, FITTED)
+        assert lost.mean() == pytest.approx(cost, abs=1e-12)
+    within = grow_rules(variant, choices, 8, enough=AFTER_DRAW_COST)
+    assert within.rung_rules(len(within.rungs)) == ladder.after_draw
+    assert within.costs[-1][0] <= AFTER_DRAW_COST < within.costs[-2][0] or len(within.rungs) == 8
 
 
 def test_a_refit_rung_loses_no_more_than_the_rules_it_grew_from(oasis):
