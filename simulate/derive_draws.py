@@ -924,16 +924,20 @@ def _first_chosen(variant: Variant, first: Grown, situations: Situations) -> np.
         if any(rule["action"] == "exchange" for rule in data["first"]):
             data["after_draw"] = [{"action": "play"}]  # the first decision alone is read
         compiled = Strategy.from_dict(data, variant).rules
-        rows.append(kernels.chosen_options_jit(
+        chosen = kernels.chosen_options_jit(
             compiled, Point.FIRST, situations.hands, situations.upcards, options, _NOT_OFFERED
-        ))  # fmt: skip
+        )
+        rows.append(chosen)
     return np.array(rows)
 
 
 def after_draw_loss(
-    variant: Variant, after_draw: list[dict], situations: Situations, chosen: np.ndarray,
+    variant: Variant,
+    after_draw: list[dict],
+    situations: Situations,
+    chosen: np.ndarray,
     stream: int,
-) -> np.ndarray:  # fmt: skip
+) -> np.ndarray:
     """Per row of ``chosen`` (first options chosen per situation) and situation, what the
     rules ``after_draw`` lose to exact play after the exchanges chosen, on the draws of
     ``after_draw_choices`` (each exchange weighed once for every row choosing it)."""
