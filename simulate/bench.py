@@ -610,11 +610,11 @@ PROXY_RANK = 6  # the upcard rank whose share of the proxy is timed (each costs 
 def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     """A sampled analysis of optimal play with the game of exchanges of at most
     ``short_draws`` cards enumerated: that game's time projected as above, the proxy's
-    (one upcard rank timed, times 13), the time of one sampled situation (every option
-    weighed; the first situations of the seed-1 stream), and for each thinning (a row
-    each), from the spread of the saved samples' differences to the proxy (to the
-    control, and its time added, where the saved samples were measured against it), the
-    samples and hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
+    and the proven bound's (one upcard rank timed, times 13), the time of one sampled
+    situation (every option weighed; the first situations of the seed-1 stream), and for
+    each thinning (a row each), from the spread of the saved samples' differences to the
+    proxy (to the control, and its time added, where the saved samples were measured
+    against it), the samples and hours a 99.9% half-width of 0.0005 and of 0.0001 would take."""
     from .optimal_game import enumerable
     from .optimal_sampled import (
         Z_999,
@@ -634,6 +634,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     situation_gains(variant, classes[:SAMPLED_TIMED], upcards[:SAMPLED_TIMED], short_draws)
     per_situation = (time.perf_counter() - start) / SAMPLED_TIMED
     proxy_seconds = _pass_seconds(variant, short_draws)
+    bound_seconds = _bound_seconds(variant, short_draws)
     control_seconds = None  # timed where a saved run used the control
     rows = []
     for thin in SAMPLED_THINS:
@@ -644,6 +645,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
             "thin": thin,
             "short_game_projected_seconds": whole and whole["projected_seconds"],
             "proxy_seconds": proxy_seconds,
+            "bound_seconds": bound_seconds,
             "situations_timed": SAMPLED_TIMED,
             "seconds_per_situation": per_situation,
             "difference_sd": None,
@@ -652,7 +654,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
         if saved is not None and whole:
             figures = saved.summary()  # the spreads are per situation weighed
             sd = figures.get("difference_to_control_sd", figures["difference_to_proxy_sd"])
-            passes = proxy_seconds
+            passes = proxy_seconds + bound_seconds
             if saved.control:
                 control_seconds = control_seconds or _pass_seconds(variant, short_draws, RAMP)
                 passes += control_seconds
@@ -680,6 +682,23 @@ def _pass_seconds(variant, short_draws: int, ramp: float = 0.0) -> float:
     start = time.perf_counter()
     tables = rank_tables(variant, PROXY_RANK, short_draws, ramp)
     game_proxies_jit(tables, reps, PROXY_RANK, option_arrays(variant, short_draws), *sums)
+    return 13 * (time.perf_counter() - start)
+
+
+def _bound_seconds(variant, short_draws: int) -> float:
+    """The seconds of a pass of the proven bound over every situation: one upcard rank
+    timed, times 13."""
+    from ._exact import canonical_hands_jit
+    from ._gain_bound import game_bounds_jit
+    from .gain_bound import bound_tables
+    from .proxy import option_arrays
+
+    reps = canonical_hands_jit()[0]
+    largest, positives = np.empty(len(reps)), np.empty(len(reps), dtype=np.int64)
+    fees, _, long, _ = option_arrays(variant, short_draws)
+    start = time.perf_counter()
+    tables, removals, plays = bound_tables(variant, PROXY_RANK, short_draws)
+    game_bounds_jit(tables, removals, plays, reps, PROXY_RANK, fees, long, largest, positives)
     return 13 * (time.perf_counter() - start)
 
 
@@ -775,13 +794,14 @@ def format_exact_report(result: dict) -> str:
     lines += [
         "",
         "optimal play with longer exchanges, sampled: the game with draws of at most N cards "
-        "(0: fold, play, buy) projected as above, the proxy of every situation (one upcard "
-        "rank timed, times 13), one sampled situation "
+        "(0: fold, play, buy) projected as above, the proxy and the proven bound of every "
+        "situation (one upcard rank timed, times 13), one sampled situation "
         f"(every option weighed; {SAMPLED_TIMED} timed), and the time to a 99.9% half-width "
         "from the spread of the saved samples' differences to the proxy, or to the control "
         "where they were measured against it (its pass timed the same way and added; K: "
         "one in K situations of zero proxy gain weighed)",
-        f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'control':>8} "
+        f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'bound':>8} "
+        f"{'control':>8} "
         f"{'s/situation':>12} {'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12}",
     ]
     for row in result["sampled"]:
@@ -791,6 +811,7 @@ def format_exact_report(result: dict) -> str:
             f"{row['variant']:<14} {row['short_draws']:>2} {row['thin']:>2} "
             + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
             + f"{row['proxy_seconds'] / 60:>4.1f} min "
+            + f"{row['bound_seconds'] / 60:>4.1f} min "
             + (
                 f"{row['control_seconds'] / 60:>4.1f} min "
                 if "control_seconds" in row

@@ -9,7 +9,9 @@ weighed exactly: the gain of a situation is how much its best exchange of
 three or more cards beats its best other option (zero where none does).
 The samples measure the gain's difference to a proxy that is computed for
 every situation (``proxy``), so the estimate is the proxy's exact mean plus
-the sampled mean difference, which varies much less than the gain.
+the sampled mean difference, which varies much less than the gain. The interval
+that needs no normal approximation takes the difference's range from a proven bound
+of every situation's gain, weighed over the whole game too (``gain_bound``).
 
 The samples may instead measure the gain's difference to the control (``proxy``, a ramp),
 the proxy with the discards' removal taken past the fold line, whose difference varies
@@ -62,6 +64,7 @@ from ._tables import source_hash
 from .cluster import current_client, unit_results
 from .codes import Action
 from .exact import ExactResult, first_options, hand_classes, needs_pair_tables, value_lists
+from .gain_bound import BOUND_SOURCES, GainBounds, gain_bounds
 from .intervals import betting_interval
 from .optimal_game import (
     DECISION_SOURCES,
@@ -352,6 +355,10 @@ def sampled_optimum(
             name, variant, folder / f"optimal-{name}{suffix}-seed{seed}.npz", key,
             candidates, short_draws, classes, progress and functools.partial(progress, name),
         )  # fmt: skip
+    bounds, bound_seconds = _game_bound(
+        variant, folder / f"optimal-bound{run_suffix(short_draws)}-seed{seed}.npz", key,
+        candidates, short_draws, classes, progress and functools.partial(progress, "bound"),
+    )  # fmt: skip
     proxy = proxies["proxy"][0]
     kept = thinned(proxy.samples, thin)[: blocks * BLOCK]
     if thin != THIN:  # which situations are weighed depends on the proxy
@@ -359,8 +366,15 @@ def sampled_optimum(
     path = folder / f"optimal-samples{suffix}-seed{seed}.npz"
     chosen = (candidates[0][kept], candidates[1][kept])
     weighed = _weighed_samples(variant, path, key, chosen, short_draws, samples, progress)
-    sampled = {  # the gains on the situations weighed
-        name: dataclasses.replace(gains, samples=gains.samples[kept][:samples])
+    bound = bounds.samples[kept][:samples]
+    if np.any(np.maximum(0.0, weighed["long_evs"] - weighed["short_evs"]) > bound + 1e-9):
+        raise RuntimeError("a sampled gain above its proven bound")  # a defect, not input
+    sampled = {  # the gains on the situations weighed; the tighter proven bound
+        name: dataclasses.replace(
+            gains,
+            samples=gains.samples[kept][:samples],
+            gain_bound=min(gains.gain_bound, bounds.largest),
+        )
         for name, (gains, _) in proxies.items()
     }
     return SampledOptimum(
@@ -372,7 +386,10 @@ def sampled_optimum(
         weighed["short_evs"],
         weighed["long_evs"],
         seed,
-        short.seconds + float(weighed["seconds"].sum()) + sum(t for _, t in proxies.values()),
+        short.seconds
+        + float(weighed["seconds"].sum())
+        + sum(t for _, t in proxies.values())
+        + bound_seconds,
         sampled["proxy"],
         short_draws,
         thin,
@@ -445,16 +462,49 @@ def _game_proxy(
     return gains, seconds
 
 
+def _game_bound(
+    variant, path, key, situations, short_draws, classes, progress
+) -> tuple[GainBounds, float]:
+    """The proven bound of the gain over the game and on the ``situations`` (as
+    ``_game_proxy``'s) and the seconds it took, kept at ``path``."""
+    count, code = len(situations[0]), source_hash(*BOUND_SOURCES)
+    if saved := kept_proxy(path, key, count, code, "bound_samples"):
+        bounds = GainBounds(
+            float(saved["bound_largest"]),
+            float(saved["bound_positive_share"]),
+            saved["bound_samples"][:count],
+        )
+        return bounds, float(saved["seconds"])
+    start = time.perf_counter()
+    hands = _class_weights()[0][situations[0]]
+    bounds = gain_bounds(
+        variant, short_draws, hands, situations[1], classes=classes, progress=progress
+    )
+    seconds = time.perf_counter() - start
+    write_npz(
+        path,
+        key=np.array(_proxy_key(key, count, code)),
+        seconds=np.array(seconds),
+        bound_largest=np.array(bounds.largest),
+        bound_positive_share=np.array(bounds.positive_share),
+        bound_samples=bounds.samples,
+    )
+    return bounds, seconds
+
+
 def _proxy_key(stream: str, count: int, code: str) -> str:
     """The key of a proxy kept for the first ``count`` situations of ``stream``."""
     return f"{stream}-{count}-{code}"
 
 
-def kept_proxy(path: Path, stream: str, count: int, code: str) -> dict | None:
-    """The proxy kept at ``path`` (its arrays) where it holds at least the first ``count``
-    situations of the stream ``stream``, weighed by the proxy's code ``code``; else None."""
+def kept_proxy(
+    path: Path, stream: str, count: int, code: str, samples: str = "proxy_samples"
+) -> dict | None:
+    """The proxy (or the bound: ``samples`` names its samples' array) kept at ``path``
+    (its arrays) where it holds at least the first ``count`` situations of the stream
+    ``stream``, weighed by the code ``code``; else None."""
     saved = read_npz(path)
-    kept = len(saved.get("proxy_samples", ())) if saved else 0
+    kept = len(saved.get(samples, ())) if saved else 0
     if kept < count or str(saved.get("key")) != _proxy_key(stream, kept, code):
         return None
     return saved

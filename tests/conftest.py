@@ -10,8 +10,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from simulate import proxy
+from simulate import optimal_sampled, proxy
 from simulate._proxy import OFFSETS, OTHERS
+from simulate.gain_bound import GainBounds
 from simulate.variant import load_variant
 
 
@@ -43,3 +44,14 @@ def no_removal(monkeypatch):
         return np.zeros((2, OTHERS, OFFSETS[6]))  # untouched pages cost nothing
 
     monkeypatch.setattr(proxy, "removal_tables", zeros)
+
+
+@pytest.fixture
+def no_bound(monkeypatch):
+    """No proven bound of the long exchanges' gain but the proxy's (the real one takes a
+    minute per upcard rank): for tests of what does not depend on it."""
+
+    def unbounded(variant, short_draws, hands, upcards, **options):
+        return GainBounds(np.inf, np.nan, np.full(len(hands), np.inf))
+
+    monkeypatch.setattr(optimal_sampled, "gain_bounds", unbounded)

@@ -21,6 +21,8 @@ from simulate.python_strategy import hand_value_jit, python_strategy
 from simulate.simulation import run
 from simulate.variant import load_variant
 
+pytestmark = pytest.mark.usefixtures("no_bound")  # the bound: test_gain_bound
+
 PAIR = hand_value("2c 2d 3h 4s 5c")  # the lowest pair
 SUMS = ["floats", "ints", "cross", "whole", "largest", "block_nets"]
 

@@ -15,6 +15,7 @@ from simulate._io import read_keyed_npz
 from simulate._tables import source_hash
 from simulate.cli import main
 from simulate.exact import first_options, value_lists
+from simulate.gain_bound import BOUND_SOURCES
 from simulate.optimal_game import exact_optimal_game, situation_tables, supports_exact_draws
 from simulate.optimal_sampled import (
     BLOCK,
@@ -33,6 +34,8 @@ from simulate.optimal_sampled import (
 from simulate.optimum import optimal_rtp
 from simulate.proxy import ProxyGains
 from simulate.variant import load_variant, with_draws_up_to
+
+pytestmark = pytest.mark.usefixtures("no_bound")  # the bound: test_gain_bound
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
@@ -342,9 +345,10 @@ def test_the_command_measures_a_variant_with_long_exchanges(
      ("russian", 0, 8)],
 )  # fmt: skip
 def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
-    """results/ keeps the enumerated short game, the proxy and the samples of the shipped
-    figures, keyed by the kernels that made them: a change to those kernels must show it
-    gives the same numbers and re-key them, else they would be recomputed from nothing."""
+    """results/ keeps the enumerated short game, the proxy, the bound and the samples of
+    the shipped figures, keyed by the kernels that made them: a change to those kernels
+    must show it gives the same numbers and re-key them, else they would be recomputed
+    from nothing."""
     variant = load_variant(name)
     folder = RESULTS / name
     short = with_draws_up_to(variant, split)
@@ -357,6 +361,8 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     assert kept_proxy(folder / f"optimal-proxy{suffix}-seed1.npz", samples, drawn, code)
     if shipped.control:
         assert kept_proxy(folder / f"optimal-control{suffix}-seed1.npz", samples, drawn, code)
+    bound = folder / f"optimal-bound{run_suffix(split)}-seed1.npz"
+    assert kept_proxy(bound, samples, drawn, source_hash(*BOUND_SOURCES), "bound_samples")
     if thin > 1:
         samples += f"-thin{thin}-{code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
