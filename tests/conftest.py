@@ -13,6 +13,7 @@ import pytest
 from simulate import optimal_sampled, proxy
 from simulate._proxy import OFFSETS, OTHERS
 from simulate.gain_bound import GainBounds
+from simulate.proxy import ProxyGains
 from simulate.variant import load_variant
 
 
@@ -55,3 +56,14 @@ def no_bound(monkeypatch):
         return GainBounds(np.inf, np.nan, np.full(len(hands), np.inf))
 
     monkeypatch.setattr(optimal_sampled, "gain_bounds", unbounded)
+
+
+@pytest.fixture
+def no_proxy(monkeypatch):
+    """A proxy of zero gain everywhere (bounding gains by 10 antes), for the tests about
+    something else (the proxy of a real game takes tens of seconds)."""
+
+    def zero(variant, short_draws, hands, upcards, **options):
+        return ProxyGains(0.0, 0.0, 10.0, np.zeros(len(hands)))
+
+    monkeypatch.setattr(optimal_sampled, "proxy_gains", zero)

@@ -9,14 +9,13 @@ import numba
 import numpy as np
 import pytest
 
-from simulate import optimal_game, optimal_sampled
+from simulate import optimal_game
 from simulate.cluster import ClusterError, cluster_client, start_client, unit_results, using
 from simulate.codes import Action
 from simulate.compare import compare
 from simulate.evaluator import hand_value
 from simulate.optimal_game import exact_optimal_game
 from simulate.optimal_sampled import sampled_optimum
-from simulate.proxy import ProxyGains
 from simulate.python_strategy import hand_value_jit, python_strategy
 from simulate.simulation import run
 from simulate.variant import load_variant
@@ -41,11 +40,6 @@ def kill_workers(client) -> None:
     """SIGKILL every worker process (their nannies start new ones)."""
     for pid in client.run(os.getpid).values():
         os.kill(pid, signal.SIGKILL)
-
-
-def no_proxy(variant, short_draws, hands, upcards, **options) -> ProxyGains:
-    """A proxy of zero gain everywhere (a real game's takes tens of seconds)."""
-    return ProxyGains(0.0, 0.0, 10.0, np.zeros(len(hands)))
 
 
 def square(shared, unit):
@@ -173,12 +167,11 @@ def test_a_run_stopped_here_resumes_on_the_cluster_to_the_same_figures(client, t
 
 
 def test_sampled_situations_weighed_on_the_cluster_equal_those_weighed_here(
-    client, cheap_exchanges, monkeypatch
+    client, cheap_exchanges, no_proxy
 ):
     """The blocks of sampled situations of an analysis with long exchanges (Oasis with
     cheap exchanges, of which one card is the short game here)."""
     variant, folder = cheap_exchanges
-    monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
     options = {"seed": 3, "short_draws": 1, "classes": 400}
     here = sampled_optimum(variant, folder / "here", 60, **options)
     with using(client):

@@ -151,15 +151,8 @@ def test_the_gains_add_up_to_the_enumerated_game_on_every_situation(cheap_exchan
     assert np.any(gains["long_evs"] > gains["short_evs"])
 
 
-def no_proxy(variant, short_draws, hands, upcards, **options) -> ProxyGains:
-    """A proxy of zero gain everywhere, for the tests about something else (the proxy
-    of a real game takes tens of seconds)."""
-    return ProxyGains(0.0, 0.0, 10.0, np.zeros(len(hands)))
-
-
-def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, monkeypatch):
+def test_samples_are_kept_and_a_longer_run_extends_them(cheap_exchanges, no_proxy, monkeypatch):
     variant, folder = cheap_exchanges
-    monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
     first = sampled_optimum(variant, runs(folder, 1), 30, seed=5, short_draws=1,
                             classes=CLASSES)  # fmt: skip
     assert (runs(folder, 1) / "optimal-samples-draws1-seed5.npz").exists()
@@ -261,10 +254,9 @@ def test_a_control_replaces_the_proxy_in_what_the_samples_measure(
     assert saved.summary() == figures
 
 
-def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, monkeypatch):
+def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, no_proxy, monkeypatch):
     variant, folder = cheap_exchanges
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
     result = sampled_optimum(variant, runs(folder, 1), 100, seed=5, short_draws=1,
                              classes=CLASSES)  # fmt: skip
     long_variant = load_variant(folder / "cheap.toml")
@@ -305,11 +297,8 @@ def test_impossible_options_are_one_line_errors(args, message):
     assert message in result.output and "Traceback" not in result.output
 
 
-def test_the_command_measures_a_variant_with_long_exchanges(
-    cheap_exchanges, tmp_path, monkeypatch
-):
+def test_the_command_measures_a_variant_with_long_exchanges(cheap_exchanges, tmp_path, no_proxy):
     _, folder = cheap_exchanges
-    monkeypatch.setattr(optimal_sampled, "proxy_gains", no_proxy)
     text = (folder / "cheap.toml").read_text()
     text = text.replace("2 = 0.25 }", "2 = 0.25, 3 = 0.25 }")
     (tmp_path / "three.toml").write_text(text)
