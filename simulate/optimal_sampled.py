@@ -288,8 +288,10 @@ class SampledOptimum:
                 f"exactly, measured against {self._reference_words}: its mean plus "
                 f"the mean difference{self._weighing}. Intervals: the normal approximation "
                 "of the mean difference, and a betting interval (Waudby-Smith and Ramdas) "
-                "that holds for any distribution in the difference's proven range; lower "
-                "ends never below the bound; the dealer's game never bought"
+                "that holds for any distribution in the difference's proven range (from "
+                "minus the proxy's largest gain to the largest proven bound of a "
+                "situation's gain over the game); lower ends never below the bound; the "
+                "dealer's game never bought"
             ),
             "summary": self.summary(),
             "enumerated_draws": self.short_draws,
