@@ -93,15 +93,15 @@ def _folded_or_bet(plays, hand, upcard, indices):
 
 
 @njit(cache=True, parallel=True)
-def game_bounds_jit(tables, removals, plays, reps, rank, fees, long, largest, positives):
+def game_bounds_jit(tables, removals, plays, reps, rank, fees, long, largest, positives, sums):
     """Per class of hands (``reps``), over its situations whose upcard has ``rank``
     (relabelled to suit 0): the largest bound (beyond folding or betting the five
-    cards) and how many bounds are positive."""
+    cards), how many bounds are positive and their sum."""
     upcard = 4 * rank
     for c in prange(reps.shape[0]):
         means, scratch = np.empty((6, 32)), np.empty((2, 32))
         hand, indices = np.empty(5, dtype=np.int64), np.empty(5, dtype=np.int64)
-        largest[c], positives[c] = 0.0, 0
+        largest[c], positives[c], sums[c] = 0.0, 0, 0.0
         for suit in range(4):
             if np.any(reps[c] == upcard + suit):
                 continue
@@ -112,6 +112,7 @@ def game_bounds_jit(tables, removals, plays, reps, rank, fees, long, largest, po
             )
             largest[c] = max(largest[c], bound)
             positives[c] += bound > 0.0
+            sums[c] += bound
 
 
 @njit(cache=True)

@@ -695,10 +695,11 @@ def _bound_seconds(variant, short_draws: int) -> float:
 
     reps = canonical_hands_jit()[0]
     largest, positives = np.empty(len(reps)), np.empty(len(reps), dtype=np.int64)
+    sums = np.empty(len(reps))
     fees, _, long, _ = option_arrays(variant, short_draws)
     start = time.perf_counter()
     tables, removals, plays = bound_tables(variant, PROXY_RANK, short_draws)
-    game_bounds_jit(tables, removals, plays, reps, PROXY_RANK, fees, long, largest, positives)
+    game_bounds_jit(tables, removals, plays, reps, PROXY_RANK, fees, long, largest, positives, sums)
     return 13 * (time.perf_counter() - start)
 
 

@@ -49,6 +49,8 @@ class GainBounds:
     gain nothing from a long exchange)."""
     samples: np.ndarray
     """Of each sampled situation."""
+    mean: float = float("nan")
+    """Over the game's situations, as dealt."""
 
 
 def bound_tables(
@@ -103,13 +105,16 @@ def gain_bounds(
     samples = np.zeros(len(hands))
     largest = np.empty(len(reps))
     positives = np.empty(len(reps), dtype=np.int64)
-    most, positive = 0.0, 0
+    sums = np.empty(len(reps))
+    most, positive, total = 0.0, 0, 0.0
     for rank in range(13):
         tables, removals, plays = bound_tables(variant, rank, short_draws)
-        game_bounds_jit(tables, removals, plays, reps, rank, fees, long, largest, positives)
+        game_bounds_jit(tables, removals, plays, reps, rank, fees, long, largest, positives, sums)
         most, positive = max(most, largest.max()), positive + int(weights @ positives)
+        total += float(weights @ sums)
         sample_bounds_jit(tables, removals, plays, hands, upcards, rank, fees, long, samples)
         if progress:
             progress(rank + 1, 13)
     assert samples.max(initial=0.0) <= most  # the samples are situations of the game
-    return GainBounds(most, positive / (int(weights.sum()) * UPCARDS), samples)
+    situations = int(weights.sum()) * UPCARDS
+    return GainBounds(most, positive / situations, samples, total / situations)

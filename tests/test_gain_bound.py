@@ -112,14 +112,15 @@ def test_the_game_bounds_are_the_situations_one_by_one(russian):
     variant, (tables, removals, plays) = russian
     fees, _, long, _ = option_arrays(variant, 2)
     reps = _class_weights()[0][::3_300][:40]  # spread over the classes
-    largest, positives = np.empty(40), np.empty(40, dtype=np.int64)
-    game_bounds_jit(tables, removals, plays, reps, RANK, fees, long, largest, positives)
+    largest, positives, sums = np.empty(40), np.empty(40, dtype=np.int64), np.empty(40)
+    game_bounds_jit(tables, removals, plays, reps, RANK, fees, long, largest, positives, sums)
     for c in range(40):
         upcards = np.array([u for u in range(UPCARD, UPCARD + 4) if u not in reps[c]])
         hands = np.repeat(reps[c : c + 1], len(upcards), axis=0)
         one = np.zeros(len(upcards))
         sample_bounds_jit(tables, removals, plays, hands, upcards, RANK, fees, long, one)
         assert largest[c] == one.max() and positives[c] == np.count_nonzero(one > 0)
+        assert sums[c] == pytest.approx(one.sum(), rel=1e-12)
     assert np.any(positives == 0) and np.any(largest > 0)
 
 
