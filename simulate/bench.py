@@ -699,7 +699,9 @@ def _bound_seconds(variant, short_draws: int) -> float:
     fees, _, long, _ = option_arrays(variant, short_draws)
     start = time.perf_counter()
     tables, removals, plays = bound_tables(variant, PROXY_RANK, short_draws)
-    game_bounds_jit(tables, removals, plays, reps, PROXY_RANK, fees, long, largest, positives, sums)
+    game_bounds_jit(
+        tables, removals, plays, reps, PROXY_RANK, fees, long, largest, positives, sums
+    )
     return 13 * (time.perf_counter() - start)
 
 
