@@ -475,6 +475,7 @@ def _game_bound(
             float(saved["bound_largest"]),
             float(saved["bound_positive_share"]),
             saved["bound_samples"][:count],
+            float(saved["bound_mean"]),
         )
         return bounds, float(saved["seconds"])
     start = time.perf_counter()
@@ -490,6 +491,7 @@ def _game_bound(
         bound_largest=np.array(bounds.largest),
         bound_positive_share=np.array(bounds.positive_share),
         bound_samples=bounds.samples,
+        bound_mean=np.array(bounds.mean),
     )
     return bounds, seconds
 
