@@ -68,6 +68,7 @@ def exact_analysis(
     short_draws: int | None = None,
     thin: int | None = None,
     control: bool = False,
+    by_bound: bool = False,
     seed: int = DEFAULT_SEED,
     progress: Progress | None = None,
 ) -> ExactResult | SampledOptimum:
@@ -79,20 +80,23 @@ def exact_analysis(
     than two cards are exchanged; ``short_draws``: there, the longest exchange of the
     enumerated game (default ``SHORT_DRAWS``; 0 to 2); ``thin``: there, weigh one in
     ``thin`` of the situations drawn whose proxy gain is zero (default all);
-    ``control``: there, measure the samples against the control, not the proxy. Raises
-    ValueError on an impossible combination."""
+    ``control``: there, measure the samples against the control, not the proxy;
+    ``by_bound``: there, draw the situations by their proven bound (not with ``thin``).
+    Raises ValueError on an impossible combination."""
     variant = load_variant(variant)
     folder = Path(folder or Path("results") / variant.name)
     strategy = strategy or default_exact_strategy(variant)
     method = analysis_method(variant, strategy)
-    sampling = samples or short_draws is not None or thin is not None or control
+    sampling = samples or short_draws is not None or thin is not None or control or by_bound
     if sampling and method != "sampled":
         raise ValueError(
-            "samples, short draws, thinning and the control go with optimal play where 3 "
-            "or more cards are exchanged"
+            "samples, short draws, thinning, the control and sampling by the bound go with "
+            "optimal play where 3 or more cards are exchanged"
         )
     if thin is not None and thin < 1:
         raise ValueError(f"thin: one in 1 or more situations is weighed, not {thin}")
+    if by_bound and (thin or THIN) != THIN:
+        raise ValueError("thin: situations sampled by the bound are never thinned")
     if short_draws is not None and not 0 <= short_draws <= SHORT_DRAWS:
         raise ValueError(
             f"short draws: 0 to {SHORT_DRAWS} cards can be enumerated, not {short_draws}"
@@ -106,7 +110,7 @@ def exact_analysis(
         raise ValueError("a partial analysis (classes) keeps no table")
     if method == "sampled":
         split = SHORT_DRAWS if short_draws is None else short_draws
-        run = (samples or DEFAULT_SAMPLES, split, thin or THIN, control, seed)
+        run = (samples or DEFAULT_SAMPLES, split, thin or THIN, control, by_bound, seed)
         return _sampled(variant, folder, restart, table, classes, run, progress)
     if method == "with-draws":
         return _with_draws(variant, folder, restart, table, classes, progress)
@@ -139,9 +143,9 @@ def _stage(progress: Progress | None, stage: str) -> Callable[[int, int], None] 
 
 
 def _sampled(variant, folder, restart, table, classes, run, progress):
-    samples, short_draws, thin, control, seed = run
+    samples, short_draws, thin, control, by_bound, seed = run
     if restart:
-        discard_sampled(folder, short_draws, thin)
+        discard_sampled(folder, short_draws, thin, by_bound)
     result = sampled_optimum(
         variant,
         folder,
@@ -152,6 +156,7 @@ def _sampled(variant, folder, restart, table, classes, run, progress):
         classes=classes,
         thin=thin,
         control=control,
+        by_bound=by_bound,
     )
     if not classes:
         save_sampled_optimum(result, table)
@@ -163,7 +168,9 @@ def analysis_files(result: ExactResult | SampledOptimum) -> dict[str, dict | str
     its tables (CSV text)."""
     if isinstance(result, SampledOptimum):
         return {
-            f"exact-optimal{run_suffix(result.short_draws, result.thin)}.json": result.to_json(),
+            f"exact-optimal{run_suffix(result.short_draws, result.thin, result.by_bound)}.json": (
+                result.to_json()
+            ),
             f"exact-optimal-draws{result.short_draws}-table.csv": result.short.table.to_csv(
                 index=False
             ),

@@ -791,6 +791,14 @@ def advise_command(variant, hand, upcard, dealer, seen, count_game, as_json) -> 
     "line; a second pass over every situation, about as long as the proxy's), whose "
     "difference varies about three times less in Russian.",
 )
+@click.option(
+    "--by-bound",
+    is_flag=True,
+    help="Optimal play where more than two cards may be exchanged: draw the situations as "
+    "often as they are dealt times their proven bound, each weighed back (never those "
+    "bounded to no gain): the interval that needs no normal approximation narrows 3 to "
+    "17 times for as many samples.",
+)
 @seed_option("Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
@@ -806,6 +814,7 @@ def exact_command(
     short_draws,
     thin,
     control,
+    by_bound,
     seed,
     as_json,
 ) -> None:
@@ -832,6 +841,7 @@ def exact_command(
             short_draws=short_draws,
             thin=thin,
             control=control,
+            by_bound=by_bound,
             seed=seed,
             progress=progress,
         )

@@ -24,6 +24,15 @@ measured on the samples, against the same proxy; the difference then varies
 a little more, so it takes more samples, but where exchanges are worth much
 (Russian) the time to a given interval is shorter.
 
+The situations may instead be sampled by their proven bound (``by_bound``): as often
+as they are dealt times their bound, those bounded to no gain never, each difference
+weighed by the game's mean bound over its own (importance sampling). The weighed
+difference then lies within plus or minus the mean bound, not the largest: the
+interval that needs no normal approximation narrows about as much. The proxy and the
+control never exceed the bound (their final hands' values are at most the bound's, the
+fees the same, their best short option at least folding or betting), so where the
+bound is zero they are too.
+
 Samples are drawn in blocks, each from its own stream of the seed, and the
 samples weighed so far are written to a checkpoint file after each block: a
 longer run extends them, and the figures do not depend on how the run was
@@ -85,6 +94,12 @@ THIN = 1
 """By default every situation drawn is weighed (see ``thinned``)."""
 BLOCK = 20
 """Situations weighed between two checkpoints."""
+BOUND_CANDIDATES = 64
+"""Sampling by the bound: situations drawn as dealt per situation weighed, of which each
+is kept with probability its bound over the largest (the mean bound over the largest is
+about 1/4 in the split of two-card exchanges, 1/32 in Russian's split of none)."""
+ACCEPTANCE = 2**40
+"""Of the seed's streams, the one of the uniforms that keep candidates: beyond any block's."""
 ALPHA = 0.001
 """Of the 99.9% intervals."""
 PROXY_SOURCES = ("_proxy.py", "proxy.py")
@@ -125,6 +140,14 @@ class SampledOptimum:
     """Of the situations drawn whose proxy gain is zero, one in ``thin`` is weighed."""
     control: ProxyGains | None = None
     """What the samples measure against, if not the proxy (``control``)."""
+    bounds: np.ndarray | None = None
+    """Sampled by the bound (``by_bound``): each sample's bound."""
+    bound_mean: float = math.nan
+    """Then the game's mean bound, as dealt."""
+
+    @property
+    def by_bound(self) -> bool:
+        return self.bounds is not None
 
     @property
     def short_game(self) -> str:
@@ -155,6 +178,11 @@ class SampledOptimum:
     @property
     def _sampling(self) -> str:
         """How the situations were drawn, in words."""
+        if self.by_bound:
+            return (
+                "sampled as often as they are dealt times a proven bound of their gain "
+                "(those bounded to no gain never)"
+            )
         if self.thin == THIN:
             return "sampled as often as they are dealt"
         return (
@@ -180,6 +208,8 @@ class SampledOptimum:
     @property
     def _weighing(self) -> str:
         """How the samples' differences are averaged, in words."""
+        if self.by_bound:
+            return ", each weighed by the game's mean bound over its own"
         if len(self.strata(self.samples)) == 1:
             return ""
         return (
@@ -187,6 +217,21 @@ class SampledOptimum:
             "share of the game as the proxy counted it"
             + (" (per stratum, the betting interval at half the level)" if self.thin > 1 else "")
         )
+
+    @property
+    def difference_range(self) -> tuple[float, float]:
+        """The proven range of each sample's (weighed) difference to the reference."""
+        if self.by_bound:  # 0 <= gain, reference <= bound
+            return -self.bound_mean, self.bound_mean
+        return -self.reference.largest, self.proxy.gain_bound
+
+    def weighed(self, differences: np.ndarray) -> np.ndarray:
+        """The samples' ``differences`` as the mean over the game measures them: sampled
+        by the bound, each times the mean bound over its own (within the proven range
+        whatever the rounding), else as they are."""
+        if not self.by_bound:
+            return differences
+        return np.clip(differences * (self.bound_mean / self.bounds), *self.difference_range)
 
     def stratified(self, values: np.ndarray) -> tuple[float, float]:
         """The mean over the whole game of ``values`` measured on the first samples, and
@@ -202,7 +247,10 @@ class SampledOptimum:
         """(share of the game, which of the first ``n`` samples) of each stratum: the
         situations whose proxy gain is zero, and those where it is positive, where the
         proxy counted their shares and each stratum holds two samples or more; else the
-        whole game in one, which the samples drawn as dealt measure as well."""
+        whole game in one, which the samples drawn as dealt measure as well (and those
+        drawn by the bound, weighed)."""
+        if self.by_bound:
+            return [(1.0, np.ones(n, dtype=bool))]
         share, positive = self.proxy.positive_share, self.proxy.samples[:n] > 0.0
         strata = [(1.0 - share, ~positive), (share, positive)]
         strata = [(share, inside) for share, inside in strata if share > 0.0]
@@ -219,7 +267,7 @@ class SampledOptimum:
         gains = self.gains
         n = len(gains)
         reference = self.reference
-        differences = gains - reference.samples
+        differences = self.weighed(gains - reference.samples)
         difference, se = self.stratified(differences)
         mean = reference.mean + difference
         half = Z_999 * se
@@ -228,12 +276,9 @@ class SampledOptimum:
         strata = self.strata(n)
         parts = strata if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
         edges = [
-            betting_interval(
-                differences[inside], -reference.largest, self.proxy.gain_bound,
-                alpha=ALPHA / len(parts),
-            )
+            betting_interval(differences[inside], *self.difference_range, alpha=ALPHA / len(parts))
             for _, inside in parts
-        ]  # fmt: skip
+        ]
         low_difference, high_difference = np.array([s for s, _ in parts]) @ np.array(edges)
         low = self.short.summary["rtp"]
         figures = {
@@ -248,16 +293,18 @@ class SampledOptimum:
             "long_exchange_gain": mean,
             "long_exchange_gain_half_width_999": half,
             "proxy_gain": self.proxy.mean,
-            "difference_to_proxy_sd": self.stratified(gains - self.proxy.samples)[1]
+            "difference_to_proxy_sd": self.stratified(self.weighed(gains - self.proxy.samples))[1]
             * math.sqrt(n),
-            "sampled_gain_sd": float(gains.std(ddof=1)),
-            "difference_range": [-reference.largest, self.proxy.gain_bound],
+            "sampled_gain_sd": float(self.weighed(gains).std(ddof=1)),
+            "difference_range": list(self.difference_range),
             "samples": n,
             "samples_improved": int((gains > 0).sum()),
             "largest_gain": float(gains.max()),
             "seed": self.seed,
             "thin": self.thin,
         }
+        if self.by_bound:
+            figures["bound_mean"] = self.bound_mean
         if self.control:
             figures["control_gain"] = self.control.mean
             figures["difference_to_control_sd"] = se * math.sqrt(n)
@@ -337,30 +384,37 @@ def sampled_optimum(
     classes: int | None = None,
     thin: int = THIN,
     control: bool = False,
+    by_bound: bool = False,
 ) -> SampledOptimum:
-    """Optimal play of ``variant``: the short-draw game enumerated, the proxy weighed,
-    then ``samples`` situations weighed (those already in ``folder`` for this seed are
-    reused); ``thin``: of the situations whose proxy gain is zero, only one in ``thin``
-    is weighed (see ``thinned``); ``control``: the samples measured against the control
-    (weighed after the proxy) rather than the proxy. ``progress`` is called with the
-    stage, the work done and its total. ``classes``: the game of the first classes of
-    hands only (for checks)."""
+    """Optimal play of ``variant``: the short-draw game enumerated, the proxy and the
+    bound weighed, then ``samples`` situations weighed (those already in ``folder`` for
+    this seed are reused); ``thin``: of the situations whose proxy gain is zero, only
+    one in ``thin`` is weighed (see ``thinned``); ``control``: the samples measured
+    against the control (weighed after the proxy) rather than the proxy; ``by_bound``:
+    the situations drawn as often as dealt times their bound (``kept_by_bound``).
+    ``progress`` is called with the stage, the work done and its total. ``classes``:
+    the game of the first classes of hands only (for checks)."""
     stage = progress and functools.partial(progress, "enumerated")
     short, totals = short_game(variant, folder, stage, short_draws=short_draws, classes=classes)
-    suffix = run_suffix(short_draws, thin)
+    suffix = run_suffix(short_draws, thin, by_bound)
     key = f"{_key(variant)}-{short_draws}-{classes}-{seed}"
     blocks = math.ceil(samples / BLOCK)
-    candidates = _candidates(seed, blocks * thin, classes)
+    candidates = _candidates(seed, blocks * (BOUND_CANDIDATES if by_bound else thin), classes)
+    bounds, bound_seconds, drawn = _game_bound(
+        variant, folder / f"optimal-bound{run_suffix(short_draws, by_bound=by_bound)}"
+        f"-seed{seed}.npz", key, candidates, short_draws, classes,
+        progress and functools.partial(progress, "bound"),
+        (seed, blocks * BLOCK) if by_bound else None,
+    )  # fmt: skip
+    if by_bound:  # which situations are weighed depends on the bound
+        candidates = (candidates[0][drawn], candidates[1][drawn])
+        key += f"-bybound-{source_hash(*BOUND_SOURCES)}"
     proxies = {}
     for name in ("proxy", "control") if control else ("proxy",):
         proxies[name] = _game_proxy(
             name, variant, folder / f"optimal-{name}{suffix}-seed{seed}.npz", key,
             candidates, short_draws, classes, progress and functools.partial(progress, name),
         )  # fmt: skip
-    bounds, bound_seconds = _game_bound(
-        variant, folder / f"optimal-bound{run_suffix(short_draws)}-seed{seed}.npz", key,
-        candidates, short_draws, classes, progress and functools.partial(progress, "bound"),
-    )  # fmt: skip
     proxy = proxies["proxy"][0]
     kept = thinned(proxy.samples, thin)[: blocks * BLOCK]
     if thin != THIN:  # which situations are weighed depends on the proxy
@@ -369,8 +423,10 @@ def sampled_optimum(
     chosen = (candidates[0][kept], candidates[1][kept])
     weighed = _weighed_samples(variant, path, key, chosen, short_draws, samples, progress)
     bound = bounds.samples[kept][:samples]
-    if np.any(np.maximum(0.0, weighed["long_evs"] - weighed["short_evs"]) > bound + 1e-9):
-        raise RuntimeError("a sampled gain above its proven bound")  # a defect, not input
+    references = [gains.samples[kept][:samples] for gains, _ in proxies.values()]
+    gains = np.maximum(0.0, weighed["long_evs"] - weighed["short_evs"])
+    if np.any(np.maximum(gains, np.max(references, axis=0)) > bound + 1e-9):
+        raise RuntimeError("a sampled gain or proxy above its proven bound")  # a defect
     sampled = {  # the gains on the situations weighed; the tighter proven bound
         name: dataclasses.replace(
             gains,
@@ -396,7 +452,25 @@ def sampled_optimum(
         short_draws,
         thin,
         sampled.get("control"),
+        bound if by_bound else None,
+        bounds.mean,
     )
+
+
+def kept_by_bound(bounds: GainBounds, *, seed: int, count: int) -> np.ndarray:
+    """Of the situations drawn as dealt (``bounds.samples``: their bounds), the first
+    ``count`` kept, each with probability its bound over the largest of the game: so they
+    are drawn as often as dealt times their bound, independently. The uniforms come from
+    the seed's own stream, by the situation's place."""
+    uniforms = np.random.default_rng([seed, ACCEPTANCE]).random(len(bounds.samples))
+    kept = np.flatnonzero(uniforms * bounds.largest < bounds.samples)
+    if len(kept) < count:
+        raise ValueError(
+            f"of {len(uniforms):,} situations drawn, the bound kept {len(kept):,}, fewer "
+            f"than the {count:,} to weigh (its largest is {bounds.largest / bounds.mean:.0f} "
+            "times its mean)"
+        )
+    return kept[:count]
 
 
 def thinned(proxies: np.ndarray, thin: int) -> np.ndarray:
@@ -465,35 +539,42 @@ def _game_proxy(
 
 
 def _game_bound(
-    variant, path, key, situations, short_draws, classes, progress
-) -> tuple[GainBounds, float]:
+    variant, path, key, situations, short_draws, classes, progress, by_bound=None
+) -> tuple[GainBounds, float, np.ndarray]:
     """The proven bound of the gain over the game and on the ``situations`` (as
-    ``_game_proxy``'s) and the seconds it took, kept at ``path``."""
+    ``_game_proxy``'s), the seconds it took and the situations kept: all, or with
+    ``by_bound`` = (seed, count) those ``kept_by_bound`` (their bounds alone kept and
+    returned); kept at ``path``."""
     count, code = len(situations[0]), source_hash(*BOUND_SOURCES)
-    if saved := kept_proxy(path, key, count, code, "bound_samples"):
+    needed = by_bound[1] if by_bound else count
+    if saved := kept_proxy(path, key, needed, code, "bound_samples"):
         bounds = GainBounds(
             float(saved["bound_largest"]),
             float(saved["bound_positive_share"]),
-            saved["bound_samples"][:count],
+            saved["bound_samples"][:needed],
             float(saved["bound_mean"]),
         )
-        return bounds, float(saved["seconds"])
+        kept = saved["bound_kept"][:needed] if by_bound else np.arange(needed)
+        return bounds, float(saved["seconds"]), kept
     start = time.perf_counter()
     hands = _class_weights()[0][situations[0]]
     bounds = gain_bounds(
         variant, short_draws, hands, situations[1], classes=classes, progress=progress
     )
     seconds = time.perf_counter() - start
+    kept = kept_by_bound(bounds, seed=by_bound[0], count=needed) if by_bound else np.arange(count)
+    bounds = dataclasses.replace(bounds, samples=bounds.samples[kept])
     write_npz(
         path,
-        key=np.array(_proxy_key(key, count, code)),
+        key=np.array(_proxy_key(key, len(kept), code)),
         seconds=np.array(seconds),
         bound_largest=np.array(bounds.largest),
         bound_positive_share=np.array(bounds.positive_share),
         bound_samples=bounds.samples,
         bound_mean=np.array(bounds.mean),
+        **({"bound_kept": kept.astype(np.int32)} if by_bound else {}),
     )
-    return bounds, seconds
+    return bounds, seconds, kept
 
 
 def _proxy_key(stream: str, count: int, code: str) -> str:
@@ -537,31 +618,37 @@ def _proxy_of(saved: dict, name: str = "proxy") -> ProxyGains | None:
     )
 
 
-def run_suffix(short_draws: int, thin: int = THIN) -> str:
-    """What the names of an analysis's files add for its split and its thinning: nothing
-    for the defaults, else ``-drawsN`` and ``-thinK``."""
+def run_suffix(short_draws: int, thin: int = THIN, by_bound: bool = False) -> str:
+    """What the names of an analysis's files add for its split and its sampling: nothing
+    for the defaults, else ``-drawsN`` and ``-thinK`` or ``-bybound``."""
     split = "" if short_draws == SHORT_DRAWS else f"-draws{short_draws}"
-    return split + ("" if thin == THIN else f"-thin{thin}")
+    return split + ("" if thin == THIN else f"-thin{thin}") + ("-bybound" if by_bound else "")
 
 
-def discard_sampled(folder: Path, short_draws: int = SHORT_DRAWS, thin: int = THIN) -> None:
-    """Delete what an earlier sampled analysis with this split and thinning kept in
+def discard_sampled(
+    folder: Path, short_draws: int = SHORT_DRAWS, thin: int = THIN, by_bound: bool = False
+) -> None:
+    """Delete what an earlier sampled analysis with this split and sampling kept in
     ``folder`` (the enumerated game with it)."""
-    suffix = run_suffix(short_draws, thin)
+    suffix = run_suffix(short_draws, thin, by_bound)
     kept = (
         f"optimal-samples{suffix}-seed*.npz",
         f"optimal-proxy{suffix}-seed*.npz",
+        f"optimal-control{suffix}-seed*.npz",
         f"optimal-draws{short_draws}.npz",
+        *([f"optimal-bound{suffix}-seed*.npz"] if by_bound else []),
     )
     for path in (path for pattern in kept for path in folder.glob(pattern)):
         path.unlink()
     shutil.rmtree(folder / f"draws{short_draws}-ranges", ignore_errors=True)
 
 
-def sampled_name(variant: Variant, short_draws: int = SHORT_DRAWS, thin: int = THIN) -> str:
+def sampled_name(
+    variant: Variant, short_draws: int = SHORT_DRAWS, thin: int = THIN, by_bound: bool = False
+) -> str:
     """File name of a variant's saved sampled optimum (the one reports read: the
     defaults')."""
-    stem = f"{variant.name}-optimal-sampled{run_suffix(short_draws, thin)}"
+    stem = f"{variant.name}-optimal-sampled{run_suffix(short_draws, thin, by_bound)}"
     return f"{stem}-v{SAMPLED_VERSION}-{variant.rules_hash[:16]}.npz"
 
 
@@ -580,16 +667,21 @@ def save_sampled_optimum(result: SampledOptimum, path: Path | None = None) -> Pa
         "thin": np.array(result.thin),
         **_proxy_arrays(result.proxy),
         **(_proxy_arrays(result.control, "control") if result.control else {}),
+        **(
+            {"bound_samples": result.bounds, "bound_mean": np.array(result.bound_mean)}
+            if result.by_bound
+            else {}
+        ),
     }
-    name = sampled_name(result.variant, result.short_draws, result.thin)
+    name = sampled_name(result.variant, result.short_draws, result.thin, result.by_bound)
     return keep_arrays(name, arrays, path)
 
 
 def saved_sampled_optimum(
-    variant: Variant, short_draws: int = SHORT_DRAWS, thin: int = THIN
+    variant: Variant, short_draws: int = SHORT_DRAWS, thin: int = THIN, by_bound: bool = False
 ) -> SampledOptimum | None:
     """The sampled optimum shipped with the package or computed into the cache."""
-    saved = kept_arrays(sampled_name(variant, short_draws, thin))
+    saved = kept_arrays(sampled_name(variant, short_draws, thin, by_bound))
     if saved is None:
         return None
     short_draws = int(saved["short_draws"])
@@ -609,6 +701,8 @@ def saved_sampled_optimum(
         short_draws,
         int(saved.get("thin", THIN)),
         _proxy_of(saved, "control"),
+        saved.get("bound_samples"),
+        float(saved.get("bound_mean", math.nan)),
     )
 
 

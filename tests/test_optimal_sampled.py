@@ -279,10 +279,12 @@ def test_optimal_rtp_says_how_it_is_known():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["exact", "oasis", "--samples", "10"], "samples, short draws, thinning and the"),
-        (["exact", "oasis", "--short-draws", "0"], "samples, short draws, thinning and the"),
-        (["exact", "oasis", "--thin", "8"], "samples, short draws, thinning and the"),
-        (["exact", "oasis", "--control"], "thinning and the control go with"),
+        (["exact", "oasis", "--samples", "10"], "samples, short draws, thinning, the"),
+        (["exact", "oasis", "--short-draws", "0"], "samples, short draws, thinning, the"),
+        (["exact", "oasis", "--thin", "8"], "samples, short draws, thinning, the"),
+        (["exact", "oasis", "--control"], "the control and sampling by the bound go with"),
+        (["exact", "oasis", "--by-bound"], "sampling by the bound go with"),
+        (["exact", "russian", "-s", "optimal", "--by-bound", "--thin", "8"], "never thinned"),
         (["exact", "russian", "-s", "optimal", "--thin", "0"], "thin: one in 1 or more"),
         (["exact", "russian", "-s", "optimal", "--short-draws", "3"], "0 to 2 cards"),
         (
