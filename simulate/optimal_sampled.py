@@ -233,6 +233,19 @@ class SampledOptimum:
             return differences
         return np.clip(differences * (self.bound_mean / self.bounds), *self.difference_range)
 
+    @property
+    def _range_words(self) -> str:
+        """Where the proven range of the differences comes from, in words."""
+        if self.by_bound:
+            return (
+                "plus or minus the game's mean bound: the gain and the reference lie "
+                "between zero and the bound"
+            )
+        return (
+            "from minus the proxy's largest gain to the largest proven bound of a "
+            "situation's gain over the game"
+        )
+
     def stratified(self, values: np.ndarray) -> tuple[float, float]:
         """The mean over the whole game of ``values`` measured on the first samples, and
         its standard error: each stratum's mean weighed by its share (``strata``)."""
@@ -335,10 +348,9 @@ class SampledOptimum:
                 f"exactly, measured against {self._reference_words}: its mean plus "
                 f"the mean difference{self._weighing}. Intervals: the normal approximation "
                 "of the mean difference, and a betting interval (Waudby-Smith and Ramdas) "
-                "that holds for any distribution in the difference's proven range (from "
-                "minus the proxy's largest gain to the largest proven bound of a "
-                "situation's gain over the game); lower ends never below the bound; the "
-                "dealer's game never bought"
+                "that holds for any distribution in the difference's proven range "
+                f"({self._range_words}); lower ends never below the bound; the dealer's "
+                "game never bought"
             ),
             "summary": self.summary(),
             "enumerated_draws": self.short_draws,
