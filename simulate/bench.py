@@ -530,6 +530,9 @@ def bench_exact(variants: list[str] | None = None) -> dict:
             target = f"{row['variant']}: 99.9% half-width 0.0005 within 1 hour"
             met = row["hours_to_half_width"]["0.0005"] <= 1
             targets[target] = targets.get(target, False) or met  # by any way of sampling
+        if free := row["hours_to_distribution_free_half_width"]:
+            target = f"{row['variant']}: distribution-free half-width 0.0005 within 1 hour"
+            targets[target] = targets.get(target, False) or free["0.0005"] <= 1
     return {
         "benchmark": "exact",
         "software": {"studsim": __version__, "numba": numba.__version__},
@@ -603,7 +606,8 @@ def _whole_game_seconds(variant) -> dict:
 
 SAMPLED_TIMED = 4  # situations of a sampled analysis timed per variant
 SAMPLED_SPLITS = (2, 0)  # the longest exchange of the enumerated game, timed for each
-SAMPLED_THINS = (1, 8)  # one in K situations of zero proxy gain weighed: projected for each
+SAMPLINGS = ((1, False), (8, False), (1, True))
+"""Projected for each: (one in K situations of zero proxy gain weighed, drawn by the bound)."""
 PROXY_RANK = 6  # the upcard rank whose share of the proxy is timed (each costs about alike)
 
 
@@ -637,12 +641,13 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
     bound_seconds = _bound_seconds(variant, short_draws)
     control_seconds = None  # timed where a saved run used the control
     rows = []
-    for thin in SAMPLED_THINS:
-        saved = saved_sampled_optimum(variant, short_draws, thin)
+    for thin, by_bound in SAMPLINGS:
+        saved = saved_sampled_optimum(variant, short_draws, thin, by_bound)
         row = {
             "variant": name,
             "short_draws": short_draws,
             "thin": thin,
+            "by_bound": by_bound,
             "short_game_projected_seconds": whole and whole["projected_seconds"],
             "proxy_seconds": proxy_seconds,
             "bound_seconds": bound_seconds,
@@ -650,6 +655,7 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
             "seconds_per_situation": per_situation,
             "difference_sd": None,
             "hours_to_half_width": None,
+            "hours_to_distribution_free_half_width": None,
         }
         if saved is not None and whole:
             figures = saved.summary()  # the spreads are per situation weighed
@@ -665,6 +671,11 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
                 seconds = whole["projected_seconds"] + passes + needed * per_situation
                 hours[half] = seconds / 3600
             row |= {"difference_sd": sd, "hours_to_half_width": hours}
+            if by_bound:  # its width falls as 1 / samples where the range sets it
+                low, high = figures["rtp_interval_999_distribution_free"]
+                needed = math.ceil(saved.samples * (high - low) / 2 / 0.0005)
+                seconds = whole["projected_seconds"] + passes + needed * per_situation
+                row["hours_to_distribution_free_half_width"] = {"0.0005": seconds / 3600}
         rows.append(row)
     return rows
 
@@ -802,16 +813,20 @@ def format_exact_report(result: dict) -> str:
         f"(every option weighed; {SAMPLED_TIMED} timed), and the time to a 99.9% half-width "
         "from the spread of the saved samples' differences to the proxy, or to the control "
         "where they were measured against it (its pass timed the same way and added; K: "
-        "one in K situations of zero proxy gain weighed)",
+        "one in K situations of zero proxy gain weighed; B: drawn by the bound, whose "
+        "distribution-free interval's half-width is taken to fall as 1 / samples)",
         f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'bound':>8} "
         f"{'control':>8} "
-        f"{'s/situation':>12} {'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12}",
+        f"{'s/situation':>12} {'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12} "
+        f"{'free +-0.0005':>13}",
     ]
     for row in result["sampled"]:
         short = row["short_game_projected_seconds"]
         hours = row["hours_to_half_width"]
+        free = row.get("hours_to_distribution_free_half_width")
         lines.append(
-            f"{row['variant']:<14} {row['short_draws']:>2} {row['thin']:>2} "
+            f"{row['variant']:<14} {row['short_draws']:>2} "
+            + (f"{'B':>2} " if row.get("by_bound") else f"{row['thin']:>2} ")
             + (f"{short / 60:>8.1f} min " if short else f"{'not weighed':>12} ")
             + f"{row['proxy_seconds'] / 60:>4.1f} min "
             + f"{row['bound_seconds'] / 60:>4.1f} min "
@@ -827,6 +842,7 @@ def format_exact_report(result: dict) -> str:
                 if hours
                 else f"{'':>9} {'no samples saved':>25}"
             )
+            + (f" {free['0.0005']:>11.2f} h" if free else "")
         )
     lines += [
         "",
