@@ -6,10 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
-from simulate import gain_bound
+from simulate import analysis, gain_bound
 from simulate._gain_bound import AVOIDING, HOLDING_ONE
 from simulate._proxy import REMOVAL_SCALE
+from simulate.cli import main
 from simulate.gain_bound import GainBounds
 from simulate.optimal_game import exact_optimal_game
 from simulate.optimal_sampled import (
@@ -59,12 +61,12 @@ def test_situations_are_kept_with_probability_their_bound_over_the_largest():
 
 
 def test_situations_drawn_by_the_bound_measure_the_enumerated_rtp(
-    cheap_exchanges, no_removal, tmp_path, monkeypatch
+    cheap_exchanges, no_proxy, tmp_path, monkeypatch
 ):
-    """Every exchange sampled (none enumerated), the removal effects coarsened (a proven
-    but loose bound: their exact tables take minutes); the intervals cover the exact RTP
-    of the enumerable game; the samples' bounds are those of situations drawn as often as
-    dealt times their bound; the result kept and read again."""
+    """Every exchange sampled (none enumerated), against a proxy of zero gain, the removal
+    effects coarsened (a proven but loose bound: their exact tables take minutes); the
+    intervals cover the exact RTP of the enumerable game; the samples' bounds are those of
+    situations drawn as often as dealt times their bound; the result kept and read again."""
     variant, folder = cheap_exchanges
     monkeypatch.setattr(gain_bound, "_removal_sums", coarse_removal_sums)
     exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
@@ -75,6 +77,7 @@ def test_situations_drawn_by_the_bound_measure_the_enumerated_rtp(
     low, high = figures["rtp_interval_999"]
     assert low <= exact <= high
     assert high - low <= 2 * Z_999 * figures["difference_to_proxy_sd"] / np.sqrt(300) + 1e-12
+    assert figures["samples_improved"] > 100
     low, high = figures["rtp_interval_999_distribution_free"]
     assert low <= exact <= high
     bound = np.load(tmp_path / "optimal-bound-draws0-bybound-seed2.npz")
@@ -92,3 +95,19 @@ def test_situations_drawn_by_the_bound_measure_the_enumerated_rtp(
     assert saved_sampled_optimum(variant, 0) is None  # drawn as dealt: not saved
     again = saved_sampled_optimum(variant, 0, by_bound=True)
     assert again is not None and again.summary() == figures
+
+
+def test_the_command_passes_the_sampling_on(tmp_path, monkeypatch):
+    """``--by-bound`` reaches the sampled analysis (stopped there: Ctrl-C keeps what
+    finished and exits 130)."""
+    asked = {}
+
+    def stopped(variant, folder, samples, **options):
+        asked.update(options, samples=samples)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis, "sampled_optimum", stopped)
+    args = ["exact", "russian", "-s", "optimal", "--by-bound", "--samples", "40"]
+    result = CliRunner().invoke(main, [*args, "--out-dir", str(tmp_path)])
+    assert result.exit_code == 130 and "interrupted" in result.output
+    assert asked["by_bound"] and asked["thin"] == 1 and asked["samples"] == 40
