@@ -436,8 +436,8 @@ def sampled_optimum(
     weighed = _weighed_samples(variant, path, key, chosen, short_draws, samples, progress)
     bound = bounds.samples[kept][:samples]
     references = [gains.samples[kept][:samples] for gains, _ in proxies.values()]
-    gains = np.maximum(0.0, weighed["long_evs"] - weighed["short_evs"])
-    if np.any(np.maximum(gains, np.max(references, axis=0)) > bound + 1e-9):
+    measured = np.maximum(0.0, weighed["long_evs"] - weighed["short_evs"])
+    if np.any(np.maximum(measured, np.max(references, axis=0)) > bound + 1e-9):
         raise RuntimeError("a sampled gain or proxy above its proven bound")  # a defect
     sampled = {  # the gains on the situations weighed; the tighter proven bound
         name: dataclasses.replace(
