@@ -331,11 +331,11 @@ def test_the_command_measures_a_variant_with_long_exchanges(cheap_exchanges, tmp
 
 
 @pytest.mark.parametrize(
-    ("name", "split", "thin"),
-    [("oasis-classic", 2, 1), ("six-card-125", 2, 1), ("russian", 2, 1), ("russian", 0, 1),
-     ("russian", 0, 8)],
+    ("name", "split", "thin", "by_bound"),
+    [("oasis-classic", 2, 1, False), ("six-card-125", 2, 1, False), ("russian", 2, 1, False),
+     ("russian", 0, 1, False), ("russian", 0, 8, False), ("russian", 0, 1, True)],
 )  # fmt: skip
-def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
+def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin, by_bound):
     """results/ keeps the enumerated short game, the proxy, the bound and the samples of
     the shipped figures, keyed by the kernels that made them: a change to those kernels
     must show it gives the same numbers and re-key them, else they would be recomputed
@@ -344,16 +344,18 @@ def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin):
     folder = RESULTS / name
     short = with_draws_up_to(variant, split)
     assert read_keyed_npz(folder / f"optimal-draws{split}.npz", optimal_sampled._key(short))
-    code = source_hash(*PROXY_SOURCES)
+    code, bound_code = source_hash(*PROXY_SOURCES), source_hash(*BOUND_SOURCES)
     samples = f"{optimal_sampled._key(variant)}-{split}-None-1"
-    shipped = saved_sampled_optimum(variant, split, thin)
-    suffix = run_suffix(split, thin)
+    shipped = saved_sampled_optimum(variant, split, thin, by_bound)
+    suffix = run_suffix(split, thin, by_bound)
     drawn = -(-shipped.samples // BLOCK) * BLOCK * thin
+    bound = folder / f"optimal-bound{run_suffix(split, by_bound=by_bound)}-seed1.npz"
+    assert kept_proxy(bound, samples, drawn, bound_code, "bound_samples")
+    if by_bound:  # the proxy is weighed on the situations the bound kept
+        samples += f"-bybound-{bound_code}"
     assert kept_proxy(folder / f"optimal-proxy{suffix}-seed1.npz", samples, drawn, code)
     if shipped.control:
         assert kept_proxy(folder / f"optimal-control{suffix}-seed1.npz", samples, drawn, code)
-    bound = folder / f"optimal-bound{run_suffix(split)}-seed1.npz"
-    assert kept_proxy(bound, samples, drawn, source_hash(*BOUND_SOURCES), "bound_samples")
     if thin > 1:
         samples += f"-thin{thin}-{code}"
     assert read_keyed_npz(folder / f"optimal-samples{suffix}-seed1.npz", samples)
