@@ -10,8 +10,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from simulate import optimal_sampled, proxy
-from simulate._proxy import OFFSETS, OTHERS
+from simulate import gain_bound, optimal_sampled, proxy
+from simulate._proxy import OFFSETS, OTHERS, superset_sums_jit
 from simulate.gain_bound import GainBounds
 from simulate.proxy import ProxyGains
 from simulate.variant import load_variant
@@ -56,6 +56,20 @@ def no_bound(monkeypatch):
         return GainBounds(np.inf, np.nan, np.full(len(hands), np.inf))
 
     monkeypatch.setattr(optimal_sampled, "gain_bounds", unbounded)
+
+
+@pytest.fixture
+def coarse_removal(monkeypatch):
+    """The bound's removal effects coarsened, a proven but loose bound of the positive
+    parts of minus every card's removal effect: EV + 1 + BET (no dealer's hand loses the
+    player more), tabulated once (the exact tables take a minute per upcard rank)."""
+
+    def coarse_sums(variant, rank, plays):
+        sums = np.empty(OFFSETS[6])
+        superset_sums_jit(np.maximum(0.0, plays + 1.0 + variant.arrays().bet), sums)
+        return np.broadcast_to(sums, (OTHERS, OFFSETS[6]))
+
+    monkeypatch.setattr(gain_bound, "_removal_sums", coarse_sums)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulate import analysis, gain_bound
+from simulate import analysis
 from simulate._gain_bound import AVOIDING, HOLDING_ONE
 from simulate._proxy import REMOVAL_SCALE
 from simulate.cli import main
@@ -22,7 +22,6 @@ from simulate.optimal_sampled import (
     saved_sampled_optimum,
 )
 
-from .test_gain_bound import coarse_removal_sums
 from .test_optimal_sampled import CLASSES
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -61,14 +60,13 @@ def test_situations_are_kept_with_probability_their_bound_over_the_largest():
 
 
 def test_situations_drawn_by_the_bound_measure_the_enumerated_rtp(
-    cheap_exchanges, no_proxy, tmp_path, monkeypatch
+    cheap_exchanges, no_proxy, coarse_removal, tmp_path, monkeypatch
 ):
     """Every exchange sampled (none enumerated), against a proxy of zero gain, the removal
     effects coarsened (a proven but loose bound: their exact tables take minutes); the
     intervals cover the exact RTP of the enumerable game; the samples' bounds are those of
     situations drawn as often as dealt times their bound; the result kept and read again."""
     variant, folder = cheap_exchanges
-    monkeypatch.setattr(gain_bound, "_removal_sums", coarse_removal_sums)
     exact = exact_optimal_game(variant, folder / "full", classes=CLASSES).result.summary["rtp"]
     sampled = sampled_optimum(
         variant, tmp_path, 300, seed=2, short_draws=0, classes=CLASSES, by_bound=True

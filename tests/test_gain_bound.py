@@ -21,7 +21,6 @@ from simulate._gain_bound import (
     hand_bounds,
     sample_bounds_jit,
 )
-from simulate._proxy import OFFSETS, OTHERS, superset_sums_jit
 from simulate._settlement import bet_multiple_jit
 from simulate.exact import value_lists
 from simulate.gain_bound import bound_tables
@@ -140,23 +139,14 @@ def test_the_committed_russian_samples_gain_within_their_bounds(russian):
     assert np.any(bounds == 0) and bounds.max() < proxys / 2
 
 
-def coarse_removal_sums(variant, rank, plays):
-    """A proven but coarse bound of the positive parts of minus every card's removal
-    effect: EV + 1 + BET (no dealer's hand loses the player more), tabulated once."""
-    sums = np.empty(OFFSETS[6])
-    superset_sums_jit(np.maximum(0.0, plays + 1.0 + variant.arrays().bet), sums)
-    return np.broadcast_to(sums, (OTHERS, OFFSETS[6]))
-
-
 def test_the_sampled_optimum_measures_within_the_tighter_bound(
-    cheap_exchanges, no_proxy, tmp_path, monkeypatch
+    cheap_exchanges, no_proxy, coarse_removal, tmp_path, monkeypatch
 ):
     """The bound is weighed once beside the proxy (a stub bounding gains by 10 antes),
     kept, and read again; the range of the interval that needs no normal approximation
     ends at the tighter bound (the removal effects coarsened here: their exact tables take
     minutes)."""
     variant, _ = cheap_exchanges
-    monkeypatch.setattr(gain_bound, "_removal_sums", coarse_removal_sums)
     options = {"seed": 4, "short_draws": 1, "classes": 400}
     first = sampled_optimum(variant, tmp_path, 40, **options)
     kept = np.load(tmp_path / "optimal-bound-draws1-seed4.npz")
