@@ -14,7 +14,7 @@ from .exact import exact_game
 from .game_buy import saved_game_gain
 from .game_sampled import saved_sampled_game_gain
 from .optimal_game import optimal_result, supports_exact_draws
-from .optimal_sampled import saved_sampled_optimum
+from .optimal_sampled import SHORT_DRAWS, SampledOptimum, saved_sampled_optimum
 from .variant import Variant
 
 _EXACT_RTPS: dict[str, float] = {}
@@ -54,8 +54,34 @@ def optimal_rtp(variant: Variant) -> dict:
         "method": f"exact to {sampled.short_draws}-card draws + {figures['samples']:,} "
         f"situations sampled against a proxy{never_bought}",
         "interval": figures["rtp_interval_999"],
+        "interval_distribution_free": figures["rtp_interval_999_distribution_free"],
     }
+    if by_bound := _drawn_by_bound(variant):
+        optimal["by_bound"] = by_bound
     game = saved_sampled_game_gain(variant) if variant.buy_game else None
     if game is not None and game.sample_seed == sampled.seed and len(game.gains) > 1:
         optimal["with_game"] = game.record(sampled)
     return optimal
+
+
+def _drawn_by_bound(variant: Variant) -> dict | None:
+    """The shipped run drawing situations by their proven bound whose interval that needs
+    no normal approximation is the narrowest, as JSON-ready figures; None if none is."""
+    runs = [saved_sampled_optimum(variant, split, by_bound=True) for split in (SHORT_DRAWS, 0)]
+    runs = [run for run in runs if run is not None]
+    if not runs:
+        return None
+    best: SampledOptimum = min(runs, key=lambda run: _width(run.summary()))
+    figures = best.summary()
+    return {
+        "rtp": figures["rtp"],
+        "how": f"exact to {best.short_draws}-card draws + {figures['samples']:,} situations "
+        "drawn by their proven bound against a proxy",
+        "interval": figures["rtp_interval_999"],
+        "interval_distribution_free": figures["rtp_interval_999_distribution_free"],
+    }
+
+
+def _width(figures: dict) -> float:
+    low, high = figures["rtp_interval_999_distribution_free"]
+    return high - low

@@ -279,6 +279,10 @@ def build_report(
     figures["optimal_rtp"] = optimal["rtp"]
     figures["optimal_rtp_method"] = optimal["method"]
     figures["optimal_rtp_interval_999"] = optimal.get("interval")
+    figures["optimal_rtp_interval_999_distribution_free"] = optimal.get(
+        "interval_distribution_free"
+    )
+    figures["optimal_rtp_by_bound"] = optimal.get("by_bound")
     figures["optimal_rtp_with_game"] = optimal.get("with_game")
     if exact:
         figures["deviation_in_standard_errors"] = (sim["rtp"] - exact.summary["rtp"]) / (
@@ -460,13 +464,25 @@ def _percent(fraction: float | None) -> str:
     return "not known" if fraction is None else f"{100 * fraction:.4f}%"
 
 
-def interval_text(interval: list[float] | None, number) -> str:
-    """ "; 99.9% interval a to b (normal approximation)", each end written by ``number``;
-    nothing without an interval."""
+def interval_text(interval: list[float] | None, number, distribution_free=None) -> str:
+    """ "; 99.9% interval a to b (normal approximation)" and, where given, the interval
+    that needs no normal approximation, ", c to d (distribution-free)", each end written
+    by ``number``; nothing without an interval."""
     if not isinstance(interval, list | tuple):
         return ""
-    low, high = (number(x) for x in interval)
-    return f"; 99.9% interval {low} to {high} (normal approximation)"
+    text = "; 99.9% interval {} to {} (normal approximation)".format(*map(number, interval))
+    if isinstance(distribution_free, list | tuple):
+        text += ", {} to {} (distribution-free)".format(*map(number, distribution_free))
+    return text
+
+
+def by_bound_text(by_bound: dict | None, number) -> str:
+    """The figures of optimal play from situations drawn by their proven bound, where
+    shipped, as a clause; nothing otherwise."""
+    if not isinstance(by_bound, dict):
+        return ""
+    intervals = interval_text(by_bound["interval"], number, by_bound["interval_distribution_free"])
+    return f"; drawn by the bound: {number(by_bound['rtp'])} ({by_bound['how']}{intervals})"
 
 
 def _summary_rows(strategy: str, figures: dict, exact: bool) -> pd.DataFrame:
@@ -484,7 +500,12 @@ def _summary_rows(strategy: str, figures: dict, exact: bool) -> pd.DataFrame:
         f"Return to player, strategy {strategy}": f"{_percent(figures['rtp'])} ({how})",
         "Return to player, optimal play": (
             f"{_percent(figures['optimal_rtp'])} ({figures['optimal_rtp_method']}"
-            + interval_text(figures["optimal_rtp_interval_999"], _percent)
+            + interval_text(
+                figures["optimal_rtp_interval_999"],
+                _percent,
+                figures["optimal_rtp_interval_999_distribution_free"],
+            )
+            + by_bound_text(figures["optimal_rtp_by_bound"], _percent)
             + ")"
         ),
         **_with_game_row(figures["optimal_rtp_with_game"]),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._io import finite, write_atomic, write_json
-from .report import build_report, interval_text, write_report
+from .report import build_report, by_bound_text, interval_text, write_report
 from .simulation import DEFAULT_SEED
 from .variant import variant_names
 
@@ -27,14 +27,21 @@ def headline_markdown(summary: pd.DataFrame) -> str:
     ]
     for row in summary.itertuples(index=False):
         optimal = "" if pd.isna(row.optimal_rtp) else f"{row.optimal_rtp:.6f}"
+        intervals = interval_text(
+            row.optimal_rtp_interval_999, _six, row.optimal_rtp_interval_999_distribution_free
+        )
         lines.append(
             f"| {row.variant} | {row.strategy} | {row.method} | {row.rtp:.6f} | "
             f"{row.house_edge:.6f} | {row.standard_deviation:.6f} | {optimal} | "
-            f"{row.optimal_rtp_method}"
-            f"{interval_text(row.optimal_rtp_interval_999, lambda x: f'{x:.6f}')}"
+            f"{row.optimal_rtp_method}{intervals}"
+            f"{by_bound_text(row.optimal_rtp_by_bound, _six)}"
             f"{_with_game_text(row.optimal_rtp_with_game)} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _six(x: float) -> str:
+    return f"{x:.6f}"
 
 
 def _with_game_text(with_game) -> str:
@@ -88,6 +95,8 @@ def regenerate_results(
                     "optimal_rtp",
                     "optimal_rtp_method",
                     "optimal_rtp_interval_999",
+                    "optimal_rtp_interval_999_distribution_free",
+                    "optimal_rtp_by_bound",
                     "optimal_rtp_with_game",
                 )
             }

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -33,6 +34,7 @@ from simulate.optimal_sampled import (
 )
 from simulate.optimum import optimal_rtp
 from simulate.proxy import ProxyGains
+from simulate.results import headline_markdown
 from simulate.variant import load_variant, with_draws_up_to
 
 pytestmark = pytest.mark.usefixtures("no_bound")  # the bound: test_gain_bound
@@ -268,12 +270,29 @@ def test_a_saved_estimate_gives_the_optimal_rtp(cheap_exchanges, tmp_path, no_pr
 
 
 def test_optimal_rtp_says_how_it_is_known():
+    """Both intervals of the shipped estimates, and beside Russian's the run drawing
+    situations by their bound, the narrower without the normal approximation."""
     assert optimal_rtp(load_variant("caribbean"))["method"] == "exact"
     known = optimal_rtp(load_variant("oasis-classic"))
-    assert known["rtp"] is None or "sampled" in known["method"]
-    if known["rtp"] is not None:
-        low, high = known["interval"]
-        assert low <= known["rtp"] <= high
+    assert "sampled" in known["method"]
+    russian = optimal_rtp(load_variant("russian"))
+    for figures in (known, russian, russian["by_bound"]):
+        low, high = figures["interval"]
+        free_low, free_high = figures["interval_distribution_free"]
+        assert free_low <= low <= figures["rtp"] <= high <= free_high
+    assert "drawn by their proven bound" in russian["by_bound"]["how"]
+    width = np.diff(russian["interval_distribution_free"])
+    assert np.diff(russian["by_bound"]["interval_distribution_free"]) < width
+    row = {"optimal_rtp_interval_999": russian["interval"],
+           "optimal_rtp_interval_999_distribution_free": russian["interval_distribution_free"],
+           "optimal_rtp_by_bound": russian["by_bound"], "optimal_rtp_with_game": None,
+           "optimal_rtp": russian["rtp"], "optimal_rtp_method": russian["method"],
+           "variant": "russian", "strategy": "basic", "method": "simulation", "rtp": 0.85,
+           "house_edge": 0.15, "standard_deviation": 2.3}  # fmt: skip
+    line = headline_markdown(pd.DataFrame([row])).splitlines()[-1]
+    free_low, free_high = russian["by_bound"]["interval_distribution_free"]
+    assert f"drawn by the bound: {russian['by_bound']['rtp']:.6f}" in line
+    assert f"{free_low:.6f} to {free_high:.6f} (distribution-free)" in line
 
 
 @pytest.mark.parametrize(
