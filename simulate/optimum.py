@@ -51,7 +51,7 @@ def optimal_rtp(variant: Variant) -> dict:
     figures = sampled.summary()
     optimal = {
         "rtp": figures["rtp"],
-        "method": f"exact to {sampled.short_draws}-card draws + {figures['samples']:,} "
+        "method": f"{_enumerated(sampled.short_draws)} + {figures['samples']:,} "
         f"situations sampled against a proxy{never_bought}",
         "interval": figures["rtp_interval_999"],
         "interval_distribution_free": figures["rtp_interval_999_distribution_free"],
@@ -75,11 +75,15 @@ def _drawn_by_bound(variant: Variant) -> dict | None:
     figures = best.summary()
     return {
         "rtp": figures["rtp"],
-        "how": f"exact to {best.short_draws}-card draws + {figures['samples']:,} situations "
-        "drawn by their proven bound against a proxy",
+        "how": f"{_enumerated(best.short_draws)} + {figures['samples']:,} situations drawn "
+        "by their proven bound against a proxy",
         "interval": figures["rtp_interval_999"],
         "interval_distribution_free": figures["rtp_interval_999_distribution_free"],
     }
+
+
+def _enumerated(short_draws: int) -> str:
+    return f"exact to {short_draws}-card draws" if short_draws else "exact without exchanges"
 
 
 def _width(figures: dict) -> float:

@@ -482,7 +482,7 @@ def by_bound_text(by_bound: dict | None, number) -> str:
     if not isinstance(by_bound, dict):
         return ""
     intervals = interval_text(by_bound["interval"], number, by_bound["interval_distribution_free"])
-    return f"; drawn by the bound: {number(by_bound['rtp'])} ({by_bound['how']}{intervals})"
+    return f"; drawn by the bound ({by_bound['how']}): {number(by_bound['rtp'])}{intervals}"
 
 
 def _summary_rows(strategy: str, figures: dict, exact: bool) -> pd.DataFrame:

@@ -291,7 +291,7 @@ def test_optimal_rtp_says_how_it_is_known():
            "house_edge": 0.15, "standard_deviation": 2.3}  # fmt: skip
     line = headline_markdown(pd.DataFrame([row])).splitlines()[-1]
     free_low, free_high = russian["by_bound"]["interval_distribution_free"]
-    assert f"drawn by the bound: {russian['by_bound']['rtp']:.6f}" in line
+    assert f"proxy): {russian['by_bound']['rtp']:.6f}; 99.9% interval" in line
     assert f"{free_low:.6f} to {free_high:.6f} (distribution-free)" in line
 
 
