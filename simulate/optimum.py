@@ -14,7 +14,7 @@ from .exact import exact_game
 from .game_buy import saved_game_gain
 from .game_sampled import saved_sampled_game_gain
 from .optimal_game import optimal_result, supports_exact_draws
-from .optimal_sampled import SHORT_DRAWS, SampledOptimum, saved_sampled_optimum
+from .optimal_sampled import SHORT_DRAWS, saved_sampled_optimum
 from .variant import Variant
 
 _EXACT_RTPS: dict[str, float] = {}
@@ -67,12 +67,14 @@ def optimal_rtp(variant: Variant) -> dict:
 def _drawn_by_bound(variant: Variant) -> dict | None:
     """The shipped run drawing situations by their proven bound whose interval that needs
     no normal approximation is the narrowest, as JSON-ready figures; None if none is."""
-    runs = [saved_sampled_optimum(variant, split, by_bound=True) for split in (SHORT_DRAWS, 0)]
-    runs = [run for run in runs if run is not None]
+    runs = [
+        (run.summary(), run)
+        for split in (SHORT_DRAWS, 0)
+        if (run := saved_sampled_optimum(variant, split, by_bound=True)) is not None
+    ]
     if not runs:
         return None
-    best: SampledOptimum = min(runs, key=lambda run: _width(run.summary()))
-    figures = best.summary()
+    figures, best = min(runs, key=lambda pair: _width(pair[0]))
     return {
         "rtp": figures["rtp"],
         "how": f"{_enumerated(best.short_draws)} + {figures['samples']:,} situations drawn "
