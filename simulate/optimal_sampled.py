@@ -292,7 +292,8 @@ class SampledOptimum:
             betting_interval(differences[inside], *self.difference_range, alpha=ALPHA / len(parts))
             for _, inside in parts
         ]
-        low_difference, high_difference = np.array([s for s, _ in parts]) @ np.array(edges)
+        shares = np.array([share for share, _ in parts])
+        low_difference, high_difference = (shares @ np.array(edges)).tolist()
         low = self.short.summary["rtp"]
         figures = {
             "rtp": low + mean,

@@ -102,12 +102,12 @@ def regenerate_results(
             }
         )
         write_json(folder / name / "summary.json", figures)
-        write_atomic(folder / name / "summary.csv", pd.DataFrame([rows[-1]]).to_csv(index=False))
+        write_atomic(folder / name / "summary.csv", _csv([rows[-1]]))
     rows = json.loads(json.dumps(finite(rows)))  # as summary.json holds them
     if variants:
         rows = _merged_rows(folder / "summary.json", rows)
     summary = pd.DataFrame(rows)
-    write_atomic(folder / "summary.csv", summary.to_csv(index=False))
+    write_atomic(folder / "summary.csv", _csv(summary.to_dict(orient="records")))
     write_json(folder / "summary.json", summary.to_dict(orient="records"))
     table = headline_markdown(summary)
     write_atomic(folder / "summary.md", table)
@@ -118,6 +118,16 @@ def regenerate_results(
             _, tail = rest.split(README_END, 1)
             write_atomic(readme, f"{head}{README_START}\n{table}{README_END}{tail}")
     return summary
+
+
+def _csv(rows: list[dict]) -> str:
+    """The rows as CSV, a cell holding a list or a dict (an interval, a run's figures)
+    as JSON."""
+    cells = [
+        {key: json.dumps(finite(x)) if isinstance(x, list | dict) else x for key, x in row.items()}
+        for row in rows
+    ]
+    return pd.DataFrame(cells).to_csv(index=False)
 
 
 def _merged_rows(summary: Path, rows: list[dict]) -> list[dict]:

@@ -224,6 +224,8 @@ def test_results_command_regenerates_the_folder(tmp_path):
     text = readme.read_text()
     assert "old" not in text and "| oasis | basic |" in text and text.endswith("end\n")
     before = pd.read_csv(tmp_path / "results" / "summary.csv")
+    nested = before[["optimal_rtp_interval_999", "optimal_rtp_by_bound"]].stack().dropna()
+    assert len(nested) > 3 and all(json.loads(cell) for cell in nested)  # intervals, runs: JSON
     args = ["results", "--size", "small", "--out-dir", str(tmp_path / "results")]
     result = CliRunner().invoke(
         main, [*args, "--readme", "", "--variant", "caribbean", "--seed", "2"]
