@@ -17,12 +17,13 @@ from .codes import Action, Category, Point
 
 # draws (bits of the DRAWS column: any of them)
 FOUR_FLUSH, FOUR_STRAIGHT, OPEN_STRAIGHT, INSIDE_STRAIGHT, FOUR_STRAIGHT_FLUSH = 1, 2, 4, 8, 16
-THREE_FLUSH, SUITED_HIGH = 32, 64
+THREE_FLUSH, SUITED_HIGH, THREE_STRAIGHT_FLUSH, HIGH_THREE_STRAIGHT_FLUSH = 32, 64, 128, 256
 # cards to keep
 KEEP_NONE, KEEP_MADE, KEEP_PAIR, KEEP_TWO_PAIR, KEEP_TRIPS = 0, 1, 2, 3, 4
 KEEP_FOUR_FLUSH, KEEP_FOUR_STRAIGHT, KEEP_FOUR_STRAIGHT_FLUSH, KEEP_ACE_KING = 5, 6, 7, 8
 KEEP_HIGHEST, KEEP_BEST_FIVE, KEEP_OPEN_STRAIGHT = 9, 10, 11
-KEEP_THREE_FLUSH, KEEP_SUITED_HIGH = 12, 13
+KEEP_THREE_FLUSH, KEEP_SUITED_HIGH, KEEP_THREE_STRAIGHT_FLUSH = 12, 13, 14
+KEEP_HIGH_THREE_STRAIGHT_FLUSH = 15
 _HIGH_RANKS = 0b1111100000000  # ten to ace
 # columns of a rule
 (
@@ -109,7 +110,7 @@ def draws_jit(cards):
     for card in cards:
         ranks |= 1 << (card >> 2)
         suited |= 1 << (16 * (card & 3) + (card >> 2))
-    bits, most_suited, suited_high = 0, 0, False
+    bits, most_suited, suited_high, three_straight_flush, high_three = 0, 0, False, False, False
     for suit in range(4):
         suit_ranks = (suited >> (16 * suit)) & _ALL_RANKS
         count = _popcount(suit_ranks)
@@ -117,6 +118,9 @@ def draws_jit(cards):
         suited_high |= _popcount(suit_ranks & _HIGH_RANKS) >= 2
         if count >= 4 and _most_in_a_window(suit_ranks) >= 4:
             bits |= FOUR_STRAIGHT_FLUSH
+        if count == 3 and _most_in_a_window(suit_ranks) == 3:
+            three_straight_flush = True
+            high_three = _popcount(suit_ranks & _HIGH_RANKS) >= 2
     if category < Category.FLUSH and most_suited >= 4:
         bits |= FOUR_FLUSH
     if category < Category.STRAIGHT:
@@ -133,6 +137,10 @@ def draws_jit(cards):
             bits |= THREE_FLUSH
         if suited_high:
             bits |= SUITED_HIGH
+        if three_straight_flush:
+            bits |= THREE_STRAIGHT_FLUSH
+        if high_three:
+            bits |= HIGH_THREE_STRAIGHT_FLUSH
     return bits
 
 
@@ -305,6 +313,15 @@ def keep_mask_jit(cards, keep, keep_count):
                 suited = _suit_rank_mask(cards, suit)
                 if _popcount(suited) >= 4 and _in_window(suited, low) >= 4:
                     return _keep_in_window(cards, low, suit)
+        return -1
+    if keep in (KEEP_THREE_STRAIGHT_FLUSH, KEEP_HIGH_THREE_STRAIGHT_FLUSH):
+        fewest_high = 2 if keep == KEEP_HIGH_THREE_STRAIGHT_FLUSH else 0
+        for low in range(9, -1, -1):  # three of a suit in a straight's window: the highest
+            for suit in range(4):
+                if _in_window(_suit_rank_mask(cards, suit), low) >= 3:
+                    three = _highest(cards, 3, ~_keep_in_window(cards, low, suit))
+                    if _popcount(_keep_suited(cards, suit, _HIGH_RANKS) & three) >= fewest_high:
+                        return three
         return -1
     return -1
 

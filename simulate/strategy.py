@@ -62,6 +62,8 @@ DRAWS = {
     "four-straight-flush": k.FOUR_STRAIGHT_FLUSH,
     "three-flush": k.THREE_FLUSH,
     "suited-high": k.SUITED_HIGH,
+    "three-straight-flush": k.THREE_STRAIGHT_FLUSH,
+    "high-three-straight-flush": k.HIGH_THREE_STRAIGHT_FLUSH,
 }
 KEEPS = {
     "none": (k.KEEP_NONE, 0),
@@ -77,6 +79,8 @@ KEEPS = {
     "best-five": (k.KEEP_BEST_FIVE, 5),
     "three-flush": (k.KEEP_THREE_FLUSH, 3),
     "suited-high": (k.KEEP_SUITED_HIGH, 2),
+    "three-straight-flush": (k.KEEP_THREE_STRAIGHT_FLUSH, 3),
+    "high-three-straight-flush": (k.KEEP_HIGH_THREE_STRAIGHT_FLUSH, 3),
 }
 GAME_MODES = tuple(mode.key for mode in GameMode)
 CONDITIONS = (

@@ -3,10 +3,10 @@ import pytest
 from numba import njit
 
 from simulate import _strategy as k
-from simulate._evaluator import hand_value_jit
+from simulate._evaluator import category_jit, hand_value_jit
 from simulate.cards import parse_cards
 from simulate.catalog import load_strategy, strategy_names
-from simulate.codes import Action, Point
+from simulate.codes import Action, Category, Point
 from simulate.strategy import Strategy, StrategyError
 from simulate.strategy_text import describe_strategy
 
@@ -46,7 +46,21 @@ def test_every_variant_ships_basic_and_reference_strategies():
         ),
         ("2h 7h 9d Kh 3c", {"three-flush"}),
         ("Th Jh 5d Kd 3c", {"suited-high"}),  # two hearts of ten or higher
-        ("Th Jh Qh 5d 3c", {"three-flush", "suited-high"}),
+        (
+            "Th Jh Qh 5d 3c",
+            {"three-flush", "suited-high", "three-straight-flush", "high-three-straight-flush"},
+        ),
+        (
+            "9h Jh Th 5d 3c",
+            {"three-flush", "suited-high", "three-straight-flush", "high-three-straight-flush"},
+        ),
+        ("9h Jh 7h 5d 3c", {"three-flush", "three-straight-flush"}),  # 7 to J: one window
+        ("Ah 2h 4h 9d Kc", {"three-flush", "three-straight-flush"}),  # the wheel's window
+        ("6h Jh 7h Kd 2c", {"three-flush"}),  # 6 to J: wider than a straight
+        (
+            "6h 7h 8h 9h Kc",
+            {"four-flush", "four-straight", "open-straight", "four-straight-flush"},
+        ),
         ("9h Jh 2d Kd 3c", set()),  # no suit holds two cards of ten or higher
         ("2h 7h 9h Kh 3h", set()),  # a made flush is no draw
         ("5c 6d 7h 8s 9c", set()),  # a made straight is no draw
@@ -63,6 +77,8 @@ def test_draws(hand, draws):
         "four-straight-flush": k.FOUR_STRAIGHT_FLUSH,
         "three-flush": k.THREE_FLUSH,
         "suited-high": k.SUITED_HIGH,
+        "three-straight-flush": k.THREE_STRAIGHT_FLUSH,
+        "high-three-straight-flush": k.HIGH_THREE_STRAIGHT_FLUSH,
     }
     assert {name for name, bit in names.items() if bits & bit} == draws
 
@@ -91,6 +107,11 @@ def test_draws(hand, draws):
         ("Qc Jh Th 6c 2c", k.KEEP_SUITED_HIGH, 0, "Jh Th"),  # Qc's suit: no second of T+
         ("Ah Kh Qh 5d 2c", k.KEEP_SUITED_HIGH, 0, "Ah Kh"),
         ("Ad Kh Qh Jd 2c", k.KEEP_SUITED_HIGH, 0, "Ad Jd"),  # A-J above K-Q
+        ("9h Jh 7h 5d 3c", k.KEEP_THREE_STRAIGHT_FLUSH, 0, "9h Jh 7h"),
+        ("Ah 2h 4h 9d Kc", k.KEEP_THREE_STRAIGHT_FLUSH, 0, "Ah 2h 4h"),  # ace low
+        ("Qh Jh 9h 8h 2c", k.KEEP_THREE_STRAIGHT_FLUSH, 0, "Qh Jh 9h"),  # the highest three
+        ("Ah Kh Qh Jh 2h", k.KEEP_THREE_STRAIGHT_FLUSH, 0, "Ah Kh Qh"),
+        ("9h Jh Th 5d 3c", k.KEEP_HIGH_THREE_STRAIGHT_FLUSH, 0, "9h Jh Th"),
     ],
 )
 def test_keep_patterns(hand, keep, count, kept):
@@ -100,11 +121,40 @@ def test_keep_patterns(hand, keep, count, kept):
     assert sorted(kept_cards) == sorted(parse_cards(kept).tolist() if kept else [])
 
 
+def test_three_straight_flush_is_its_definition_on_random_hands():
+    """The draw holds where exactly three cards of a suit lie within a straight's five
+    ranks (the ace high or low) and the hand is no straight or better, its high form where
+    two or more of them are ten or higher; the patterns then keep those three."""
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        hand = rng.choice(52, 5, replace=False).astype(np.int64)
+        suits = [[c for c in hand if c & 3 == suit] for suit in range(4)]
+        three = next((cs for cs in suits if len(cs) == 3), [])
+        ranks = sorted(c >> 2 for c in three)
+        low_ace = [r for r in ranks if r != 12] + [-1] * (12 in ranks)
+        spans = [max(r) - min(r) for r in (ranks, low_ace) if r]
+        made = category_jit(hand_value_jit(hand), False) >= Category.STRAIGHT
+        holds = bool(spans) and min(spans) <= 4 and not made
+        high = holds and sum(c >> 2 >= 8 for c in three) >= 2
+        draws = k.draws_jit(hand)
+        assert bool(draws & k.THREE_STRAIGHT_FLUSH) == holds, hand
+        assert bool(draws & k.HIGH_THREE_STRAIGHT_FLUSH) == high, hand
+        for keep, kept in (
+            (k.KEEP_THREE_STRAIGHT_FLUSH, holds),
+            (k.KEEP_HIGH_THREE_STRAIGHT_FLUSH, high),
+        ):
+            if kept:
+                mask = k.keep_mask_jit(hand, keep, 0)
+                assert sorted(hand[i] for i in range(5) if mask >> i & 1) == sorted(three)
+
+
 def test_missing_pattern_is_minus_one():
     assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_PAIR, 0) == -1
     assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_FOUR_FLUSH, 0) == -1
     assert k.keep_mask_jit(cards("2c 7d 9h Kh 3s"), k.KEEP_THREE_FLUSH, 0) == -1
     assert k.keep_mask_jit(cards("Tc 7d 9h Kh 3s"), k.KEEP_SUITED_HIGH, 0) == -1
+    assert k.keep_mask_jit(cards("6h Jh 7h Kd 2c"), k.KEEP_THREE_STRAIGHT_FLUSH, 0) == -1
+    assert k.keep_mask_jit(cards("9h Jh 7h 5d 3c"), k.KEEP_HIGH_THREE_STRAIGHT_FLUSH, 0) == -1
 
 
 def test_first_matching_rule_decides(tmp_path):
