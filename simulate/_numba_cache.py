@@ -7,12 +7,30 @@ can leave an index naming one and a file holding the other, and the next process
 load it runs the wrong machine code (numba issues 4807 and 10128, open). Each save
 and each load here holds a lock on the function's index, so an index and its files
 are always read and written together.
+
+numba also keys a function's cached code to its own file only, though the code holds
+the kernels it calls from other files and the constants it reads (``codes``): an edit
+of ``_strategy.py`` left ``_engine.py``'s cached kernels running the old rules. The
+package's kernels are keyed here to every source file of the package instead.
 """
 
-from functools import wraps
+import hashlib
+from functools import cache, wraps
+from pathlib import Path
 
 from filelock import FileLock
-from numba.core.caching import IndexDataCacheFile
+from numba.core.caching import IndexDataCacheFile, _SourceFileBackedLocatorMixin
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def package_stamp() -> bytes:
+    """A hash of every source file of the package (once per process)."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.digest()
 
 
 def _locked(method):
@@ -25,12 +43,26 @@ def _locked(method):
     return under_lock
 
 
+def _stamped_by_package(get_source_stamp):
+    @wraps(get_source_stamp)
+    def stamp(self):
+        if Path(self._py_file).resolve().parent == PACKAGE:
+            return package_stamp()
+        return get_source_stamp(self)
+
+    stamp.studsim_stamped = True
+    return stamp
+
+
 def lock_numba_cache() -> None:
-    """Hold a file lock around every save and load of numba's cache (once per process)."""
+    """Hold a file lock around every save and load of numba's cache, and key the
+    package's kernels to all its sources (once per process)."""
     if getattr(IndexDataCacheFile.save, "studsim_locked", False):
         return
     IndexDataCacheFile.save = _locked(IndexDataCacheFile.save)
     IndexDataCacheFile.load = _locked(IndexDataCacheFile.load)
+    mixin = _SourceFileBackedLocatorMixin
+    mixin.get_source_stamp = _stamped_by_package(mixin.get_source_stamp)
 
 
 lock_numba_cache()  # on import: the package imports this module before any other

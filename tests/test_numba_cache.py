@@ -1,11 +1,12 @@
 """numba's cache shared by processes: an index and its data files stay together."""
 
+import hashlib
 import multiprocessing
 import time
 
-from numba.core.caching import IndexDataCacheFile
+from numba.core.caching import IndexDataCacheFile, InTreeCacheLocator
 
-import simulate  # noqa: F401  (locks numba's cache)
+from simulate import _numba_cache  # locks numba's cache
 
 
 def _save_slowly(folder: str, key: str, started) -> None:
@@ -38,3 +39,27 @@ def test_two_processes_saving_at_once_keep_both_specializations(tmp_path):
     cache = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
     assert cache.load("int64") == "code of int64"
     assert cache.load("float64") == "code of float64"
+
+
+def test_a_kernel_is_stale_once_any_file_of_the_package_changes(tmp_path, monkeypatch):
+    """A kernel's cached code holds the kernels it calls from other files: its key covers
+    every source file of the package, so an edit of one makes the others' code stale; a
+    function outside the package keeps numba's own key (its file's hash)."""
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "_engine.py").write_text("def play():\n    return decide()\n")
+    (package / "_strategy.py").write_text("def decide():\n    return 1\n")
+    monkeypatch.setattr(_numba_cache, "PACKAGE", package.resolve())
+    _numba_cache.package_stamp.cache_clear()
+    try:
+        engine = InTreeCacheLocator(lambda: None, str(package / "_engine.py"))
+        before = engine.get_source_stamp()
+        (package / "_strategy.py").write_text("def decide():\n    return 2\n")
+        _numba_cache.package_stamp.cache_clear()
+        assert engine.get_source_stamp() != before
+    finally:
+        _numba_cache.package_stamp.cache_clear()  # the real package's, at the next call
+    outside = tmp_path / "other.py"
+    outside.write_text("x = 1\n")
+    stamp = InTreeCacheLocator(lambda: None, str(outside)).get_source_stamp()
+    assert stamp == hashlib.sha256(outside.read_bytes()).digest()
