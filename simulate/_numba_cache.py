@@ -19,7 +19,8 @@ from functools import cache, wraps
 from pathlib import Path
 
 from filelock import FileLock
-from numba.core.caching import IndexDataCacheFile, _SourceFileBackedLocatorMixin
+from numba.core import caching
+from numba.core.caching import IndexDataCacheFile
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -50,7 +51,6 @@ def _stamped_by_package(get_source_stamp):
             return package_stamp()
         return get_source_stamp(self)
 
-    stamp.studsim_stamped = True
     return stamp
 
 
@@ -61,8 +61,9 @@ def lock_numba_cache() -> None:
         return
     IndexDataCacheFile.save = _locked(IndexDataCacheFile.save)
     IndexDataCacheFile.load = _locked(IndexDataCacheFile.load)
-    mixin = _SourceFileBackedLocatorMixin
-    mixin.get_source_stamp = _stamped_by_package(mixin.get_source_stamp)
+    mixin = getattr(caching, "_SourceFileBackedLocatorMixin", None)  # numba's, not public
+    if mixin is not None:
+        mixin.get_source_stamp = _stamped_by_package(mixin.get_source_stamp)
 
 
 lock_numba_cache()  # on import: the package imports this module before any other
