@@ -671,13 +671,36 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
                 seconds = whole["projected_seconds"] + passes + needed * per_situation
                 hours[half] = seconds / 3600
             row |= {"difference_sd": sd, "hours_to_half_width": hours}
-            if by_bound:  # its width falls as 1 / samples where the range sets it
-                low, high = figures["rtp_interval_999_distribution_free"]
-                needed = math.ceil(saved.samples * (high - low) / 2 / 0.0005)
+            if by_bound:
+                needed = _samples_to_free_half_width(saved, 0.0005)
+                row["samples_to_distribution_free_half_width"] = {"0.0005": needed}
                 seconds = whole["projected_seconds"] + passes + needed * per_situation
                 row["hours_to_distribution_free_half_width"] = {"0.0005": seconds / 3600}
         rows.append(row)
     return rows
+
+
+def _samples_to_free_half_width(saved, half_width: float) -> int:
+    """The fewest first samples of a run drawn by the bound whose distribution-free 99.9%
+    interval reaches ``half_width`` either side (by bisection: the width falls with the
+    samples); where all of them do not, their count scaled as 1 / samples, as the width
+    falls where the range sets it."""
+    from .intervals import betting_interval
+    from .optimal_sampled import ALPHA
+
+    differences = saved.weighed(saved.gains - saved.reference.samples)
+
+    def half(n: int) -> float:
+        low, high = betting_interval(differences[:n], *saved.difference_range, alpha=ALPHA)
+        return (high - low) / 2
+
+    fewest, most = 1, len(differences)
+    if half(most) > half_width:
+        return math.ceil(most * half(most) / half_width)
+    while fewest < most:
+        middle = (fewest + most) // 2
+        fewest, most = (fewest, middle) if half(middle) <= half_width else (middle + 1, most)
+    return most
 
 
 def _pass_seconds(variant, short_draws: int, ramp: float = 0.0) -> float:
@@ -813,8 +836,9 @@ def format_exact_report(result: dict) -> str:
         f"(every option weighed; {SAMPLED_TIMED} timed), and the time to a 99.9% half-width "
         "from the spread of the saved samples' differences to the proxy, or to the control "
         "where they were measured against it (its pass timed the same way and added; K: "
-        "one in K situations of zero proxy gain weighed; B: drawn by the bound, whose "
-        "distribution-free interval's half-width is taken to fall as 1 / samples)",
+        "one in K situations of zero proxy gain weighed; B: drawn by the bound, and the "
+        "time to its distribution-free half-width from the fewest of its saved samples "
+        "reaching it)",
         f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'bound':>8} "
         f"{'control':>8} "
         f"{'s/situation':>12} {'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12} "

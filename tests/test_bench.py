@@ -1,13 +1,15 @@
 import json
+from types import SimpleNamespace
 
 import numpy as np
 from click.testing import CliRunner
 
 from simulate._engine import BLOCK
 from simulate._round_parts import round_blocks_jit
-from simulate.bench import ROUND_PARTS, _round_arguments
+from simulate.bench import ROUND_PARTS, _round_arguments, _samples_to_free_half_width
 from simulate.catalog import load_strategy
 from simulate.cli import main
+from simulate.intervals import betting_interval
 from simulate.simulation import _key, run
 from simulate.variant import load_variant
 
@@ -134,3 +136,25 @@ def test_bench_cluster_writes_and_prints(tmp_path):
         walls = job["wall_seconds"]
         assert walls == sorted(walls, reverse=True) and walls[-1] >= job["unit_seconds"]
     assert "a projection, not a measurement" in (tmp_path / "cluster.txt").read_text()
+
+
+def test_samples_to_a_distribution_free_half_width_are_the_fewest_that_reach_it():
+    """Of a run drawn by the bound: the fewest first samples whose betting interval is
+    that narrow; beyond its samples, their count scaled as 1 / samples."""
+    differences = np.random.default_rng(3).normal(0.0, 0.01, size=2000)
+    saved = SimpleNamespace(
+        gains=differences,
+        reference=SimpleNamespace(samples=np.zeros(2000)),
+        weighed=lambda x: x,
+        difference_range=(-0.2, 0.2),
+    )
+
+    def half(n):
+        low, high = betting_interval(differences[:n], -0.2, 0.2)
+        return (high - low) / 2
+
+    target = half(1200)
+    needed = _samples_to_free_half_width(saved, target)
+    assert needed <= 1200 and half(needed) <= target < half(needed - 1)
+    beyond = _samples_to_free_half_width(saved, half(2000) / 2)
+    assert abs(beyond - 4000) <= 1
