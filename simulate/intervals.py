@@ -12,7 +12,7 @@ the paper's default of 1/2 (and never wider on this project's samples).
 
 from __future__ import annotations
 
-__all__ = ["betting_interval"]
+__all__ = ["TRUNCATION", "betting_interval"]
 
 import numpy as np
 

@@ -74,7 +74,7 @@ from .cluster import current_client, unit_results
 from .codes import Action
 from .exact import ExactResult, first_options, hand_classes, needs_pair_tables, value_lists
 from .gain_bound import BOUND_SOURCES, GainBounds, gain_bounds
-from .intervals import betting_interval
+from .intervals import TRUNCATION, betting_interval
 from .optimal_game import (
     DECISION_SOURCES,
     exact_optimal_game,
@@ -348,8 +348,9 @@ class SampledOptimum:
                 f"upcard) {self._sampling}, every option of each weighed "
                 f"exactly, measured against {self._reference_words}: its mean plus "
                 f"the mean difference{self._weighing}. Intervals: the normal approximation "
-                "of the mean difference, and a betting interval (Waudby-Smith and Ramdas) "
-                "that holds for any distribution in the difference's proven range "
+                "of the mean difference, and a betting interval (Waudby-Smith and Ramdas, "
+                f"the bets capped at {TRUNCATION:g} / m) that holds for any distribution in "
+                "the difference's proven range "
                 f"({self._range_words}); lower ends never below the bound; the dealer's "
                 "game never bought"
             ),
