@@ -695,8 +695,8 @@ def _samples_to_free_half_width(saved, half_width: float) -> int:
         return (high - low) / 2
 
     fewest, most = 1, len(differences)
-    if half(most) > half_width:
-        return math.ceil(most * half(most) / half_width)
+    if (widest := half(most)) > half_width:
+        return math.ceil(most * widest / half_width)
     while fewest < most:
         middle = (fewest + most) // 2
         fewest, most = (fewest, middle) if half(middle) <= half_width else (middle + 1, most)
