@@ -685,16 +685,12 @@ def _samples_to_free_half_width(saved, half_width: float) -> int:
     interval reaches ``half_width`` either side (by bisection: the width falls with the
     samples); where all of them do not, their count scaled as 1 / samples, as the width
     falls where the range sets it."""
-    from .intervals import betting_interval
-    from .optimal_sampled import ALPHA
-
-    differences = saved.weighed(saved.gains - saved.reference.samples)
 
     def half(n: int) -> float:
-        low, high = betting_interval(differences[:n], *saved.difference_range, alpha=ALPHA)
+        low, high = saved.free_difference_interval(n)
         return (high - low) / 2
 
-    fewest, most = 1, len(differences)
+    fewest, most = 1, saved.samples
     if (widest := half(most)) > half_width:
         return math.ceil(most * widest / half_width)
     while fewest < most:

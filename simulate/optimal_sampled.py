@@ -273,6 +273,21 @@ class SampledOptimum:
             raise ValueError("too few samples in a stratum of the proxy to measure it")
         return [(1.0, np.ones(n, dtype=bool))]
 
+    def free_difference_interval(self, n: int) -> tuple[float, float]:
+        """The 99.9% interval of the mean difference to the reference from the first ``n``
+        samples that holds for any distribution in its proven range: the betting interval,
+        per stratum of the proxy where the samples were thinned (drawn as dealt they need
+        none, and the range, not the spread, sets most of its width: split, it widens)."""
+        differences = self.weighed(self.gains - self.reference.samples)[:n]
+        parts = self.strata(n) if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
+        edges = [
+            betting_interval(differences[inside], *self.difference_range, alpha=ALPHA / len(parts))
+            for _, inside in parts
+        ]
+        shares = np.array([share for share, _ in parts])
+        low, high = (shares @ np.array(edges)).tolist()
+        return low, high
+
     def summary(self) -> dict:
         """The figures: the lower bound (exact), the estimate and its intervals (the
         normal approximation's over the strata of the proxy where it counted them, and
@@ -284,16 +299,8 @@ class SampledOptimum:
         difference, se = self.stratified(differences)
         mean = reference.mean + difference
         half = Z_999 * se
-        # samples drawn as dealt need no strata here, and the range of the difference,
-        # not its spread, sets most of this interval's width: split, it would widen
         strata = self.strata(n)
-        parts = strata if self.thin != THIN else [(1.0, np.ones(n, dtype=bool))]
-        edges = [
-            betting_interval(differences[inside], *self.difference_range, alpha=ALPHA / len(parts))
-            for _, inside in parts
-        ]
-        shares = np.array([share for share, _ in parts])
-        low_difference, high_difference = (shares @ np.array(edges)).tolist()
+        low_difference, high_difference = self.free_difference_interval(n)
         low = self.short.summary["rtp"]
         figures = {
             "rtp": low + mean,

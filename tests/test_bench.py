@@ -143,10 +143,8 @@ def test_samples_to_a_distribution_free_half_width_are_the_fewest_that_reach_it(
     that narrow; beyond its samples, their count scaled as 1 / samples."""
     differences = np.random.default_rng(3).normal(0.0, 0.01, size=2000)
     saved = SimpleNamespace(
-        gains=differences,
-        reference=SimpleNamespace(samples=np.zeros(2000)),
-        weighed=lambda x: x,
-        difference_range=(-0.2, 0.2),
+        samples=2000,
+        free_difference_interval=lambda n: betting_interval(differences[:n], -0.2, 0.2),
     )
 
     def half(n):
