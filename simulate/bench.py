@@ -672,10 +672,12 @@ def _sampled_seconds(name: str, short_draws: int) -> list[dict]:
                 hours[half] = seconds / 3600
             row |= {"difference_sd": sd, "hours_to_half_width": hours}
             if by_bound:
-                needed = _samples_to_free_half_width(saved, 0.0005)
-                row["samples_to_distribution_free_half_width"] = {"0.0005": needed}
-                seconds = whole["projected_seconds"] + passes + needed * per_situation
-                row["hours_to_distribution_free_half_width"] = {"0.0005": seconds / 3600}
+                needed = {h: _samples_to_free_half_width(saved, float(h)) for h in hours}
+                row["samples_to_distribution_free_half_width"] = needed
+                row["hours_to_distribution_free_half_width"] = {
+                    h: (whole["projected_seconds"] + passes + n * per_situation) / 3600
+                    for h, n in needed.items()
+                }
         rows.append(row)
     return rows
 
@@ -833,12 +835,12 @@ def format_exact_report(result: dict) -> str:
         "from the spread of the saved samples' differences to the proxy, or to the control "
         "where they were measured against it (its pass timed the same way and added; K: "
         "one in K situations of zero proxy gain weighed; B: drawn by the bound, and the "
-        "time to its distribution-free half-width from the fewest of its saved samples "
-        "reaching it)",
+        "time to its distribution-free half-widths from the fewest of its saved samples "
+        "reaching them, beyond them their count scaled as 1 / samples)",
         f"{'variant':<14} {'N':>2} {'K':>2} {'short game':>12} {'proxy':>8} {'bound':>8} "
         f"{'control':>8} "
         f"{'s/situation':>12} {'diff. sd':>9} {'to +-0.0005':>12} {'to +-0.0001':>12} "
-        f"{'free +-0.0005':>13}",
+        f"{'free +-0.0005':>13} {'free +-0.0001':>13}",
     ]
     for row in result["sampled"]:
         short = row["short_game_projected_seconds"]
@@ -862,7 +864,7 @@ def format_exact_report(result: dict) -> str:
                 if hours
                 else f"{'':>9} {'no samples saved':>25}"
             )
-            + (f" {free['0.0005']:>11.2f} h" if free else "")
+            + (f" {free['0.0005']:>11.2f} h {free['0.0001']:>11.1f} h" if free else "")
         )
     lines += [
         "",
