@@ -353,7 +353,7 @@ def test_the_command_measures_a_variant_with_long_exchanges(cheap_exchanges, tmp
     ("name", "split", "thin", "by_bound"),
     [("oasis-classic", 2, 1, False), ("six-card-125", 2, 1, False), ("russian", 2, 1, False),
      ("russian", 0, 1, False), ("russian", 0, 8, False), ("russian", 0, 1, True),
-     ("six-card-125", 2, 1, True), ("oasis-classic", 2, 1, True)],
+     ("six-card-125", 2, 1, True), ("six-card-125", 0, 1, True), ("oasis-classic", 2, 1, True)],
 )  # fmt: skip
 def test_the_committed_checkpoints_are_keyed_to_this_code(name, split, thin, by_bound):
     """results/ keeps the enumerated short game, the proxy, the bound and the samples of
