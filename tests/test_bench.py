@@ -6,7 +6,12 @@ from click.testing import CliRunner
 
 from simulate._engine import BLOCK
 from simulate._round_parts import round_blocks_jit
-from simulate.bench import ROUND_PARTS, _round_arguments, _samples_to_free_half_width
+from simulate.bench import (
+    ROUND_PARTS,
+    _round_arguments,
+    _samples_to_free_half_width,
+    format_exact_report,
+)
 from simulate.catalog import load_strategy
 from simulate.cli import main
 from simulate.intervals import betting_interval
@@ -156,3 +161,33 @@ def test_samples_to_a_distribution_free_half_width_are_the_fewest_that_reach_it(
     assert needed <= 1200 and half(needed) <= target < half(needed - 1)
     beyond = _samples_to_free_half_width(saved, half(2000) / 2)
     assert abs(beyond - 4000) <= 1
+
+
+def test_the_exact_benchmark_prints_each_sampling_aligned_under_its_header():
+    """A run drawn by the bound gives its hours to both distribution-free half-widths,
+    under their headers; a run drawn as dealt, none."""
+    sampled = {
+        "variant": "russian", "short_draws": 0, "thin": 1, "by_bound": False,
+        "short_game_projected_seconds": 600.0, "proxy_seconds": 480.0,
+        "bound_seconds": 450.0, "seconds_per_situation": 0.8312, "difference_sd": 0.0079,
+        "hours_to_half_width": {"0.0005": 0.75, "0.0001": 14.5},
+        "hours_to_distribution_free_half_width": None,
+    }  # fmt: skip
+    by_bound = sampled | {
+        "by_bound": True,
+        "difference_sd": 0.0055,
+        "hours_to_distribution_free_half_width": {"0.0005": 1.26, "0.0001": 4.75},
+    }
+    result = {
+        "software": {"studsim": "0"}, "date": "today", "machine": {"cpus": 2},
+        "caribbean_deals": 1, "caribbean_exact_seconds": 1.0, "caribbean_house_edge": 0.05,
+        "advise": [], "whole_game": [], "sampled": [sampled, by_bound], "optimal": [],
+        "targets": {},
+    }  # fmt: skip
+    lines = format_exact_report(result).splitlines()
+    header = next(line for line in lines if line.startswith("variant ") and "free" in line)
+    drawn, bounded = (line for line in lines if line.startswith("russian"))
+    assert "1.26 h" not in drawn and len(drawn) < header.index("free +-0.0005")
+    for figure, column in (("1.26 h", "free +-0.0005"), ("4.8 h", "free +-0.0001")):
+        assert bounded.index(figure) + len(figure) == header.index(column) + len(column)
+    assert " B " in bounded and "0.8312" in bounded and "14.5 h" in bounded
