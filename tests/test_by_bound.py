@@ -87,6 +87,10 @@ def test_situations_drawn_by_the_bound_measure_the_enumerated_rtp(
     se = ratios.std(ddof=1) / np.sqrt(300)
     assert abs(ratios.mean() - bound["bound_positive_share"]) < 4 * se
     assert (tmp_path / "optimal-samples-draws0-bybound-seed2.npz").exists()
+    shorter = sampled_optimum(  # the first 200, read again: their interval as a whole run's
+        variant, tmp_path, 200, seed=2, short_draws=0, classes=CLASSES, by_bound=True
+    )
+    assert shorter.free_difference_interval(200) == sampled.free_difference_interval(200)
 
     monkeypatch.setenv("STUDSIM_CACHE_DIR", str(tmp_path))
     save_sampled_optimum(sampled)

@@ -203,6 +203,7 @@ def test_thinned_samples_are_the_drawn_ones_kept_and_a_longer_run_extends_them(
     assert np.array_equal(longer.long_evs[:40], first.long_evs)
     figures = longer.summary()
     assert figures["thin"] == 3 and figures["strata"]["zero_share"] == 0.5
+    assert longer.free_difference_interval(40) == first.free_difference_interval(40)
     assert "one in 3 kept" in longer.to_json()["method"]
 
     def weighed_again(*args, **kwargs):
